@@ -1,0 +1,189 @@
+#include "entrypoint/config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Every variable the init reads.  Any other CLI_SANDBOX_* variable is a
+ * typo of one of these, and a typo in a security setting must not be
+ * silently ignored. */
+static const char *const known_vars[] = {
+	"CLI_SANDBOX_EGRESS_PROFILE", "CLI_SANDBOX_ALLOW_HOST_NETWORK", "CLI_SANDBOX_USER",
+	"CLI_SANDBOX_ALLOW", "CLI_SANDBOX_PROFILE_DIR", NULL,
+};
+
+const char *env_lookup(char *const envp[], const char *name)
+{
+	size_t n = strlen(name);
+
+	for (char *const *e = envp; e && *e; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+const char *cs_profile_name(enum cs_profile p)
+{
+	return p == CS_PROFILE_INTERACTIVE ? "interactive" : "managed";
+}
+
+static int check_unknown_vars(char *const envp[], struct cs_error *err)
+{
+	static const char prefix[] = "CLI_SANDBOX_";
+
+	for (char *const *e = envp; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		size_t n = eq ? (size_t)(eq - *e) : strlen(*e);
+		bool known = false;
+
+		if (strncmp(*e, prefix, sizeof(prefix) - 1) != 0)
+			continue;
+		for (const char *const *k = known_vars; *k; k++)
+			if (strlen(*k) == n && strncmp(*e, *k, n) == 0)
+				known = true;
+		if (!known)
+			return cs_fail(err, CS_EXIT_CONFIG,
+				       "unknown variable %.*s; fix its spelling or remove it (known: CLI_SANDBOX_EGRESS_PROFILE, CLI_SANDBOX_USER, CLI_SANDBOX_ALLOW, CLI_SANDBOX_ALLOW_HOST_NETWORK, CLI_SANDBOX_PROFILE_DIR)",
+				       (int)(n > 64 ? 64 : n), *e);
+	}
+	return 0;
+}
+
+/* unset, "false" or "true", exact lower case; anything else stops startup. */
+static int parse_switch(char *const envp[], const char *name, bool *out, struct cs_error *err)
+{
+	const char *v = env_lookup(envp, name);
+
+	*out = false;
+	if (!v || strcmp(v, "false") == 0)
+		return 0;
+	if (strcmp(v, "true") == 0) {
+		*out = true;
+		return 0;
+	}
+	return cs_fail(err, CS_EXIT_CONFIG, "%s='%.32s' is not valid; set it to exactly 'true' or 'false', or unset it", name, v);
+}
+
+static int parse_u32(const char *s, size_t len, uint32_t *out)
+{
+	uint64_t v = 0;
+
+	if (len == 0 || len > 10 || (s[0] == '0' && len > 1))
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (v >= UINT32_MAX)  /* (uid_t)-1 means "unchanged" to setresuid */
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int user_spec_parse(const char *s, struct user_spec *spec, struct cs_error *err)
+{
+	const char *colon;
+	size_t n = strlen(s);
+
+	memset(spec, 0, sizeof(*spec));
+	if (n == 0)
+		return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_USER is empty; set a user name or uid[:gid], or unset it for '" CS_DEFAULT_USER "'");
+	if (isdigit((unsigned char)s[0])) {
+		colon = strchr(s, ':');
+		if (parse_u32(s, colon ? (size_t)(colon - s) : n, &spec->uid) ||
+		    (colon && parse_u32(colon + 1, strlen(colon + 1), &spec->gid)))
+			return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_USER='%.40s' is not a valid uid[:gid]; write decimal ids such as 1000 or 1000:1000", s);
+		spec->has_gid = colon != NULL;
+		if (spec->uid == 0)
+			return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_USER is uid 0 (root); the command never runs as root, name an unprivileged user");
+		if (spec->has_gid && spec->gid == 0)
+			return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_USER has gid 0 (root's group); give the user's own unprivileged group");
+		return 0;
+	}
+	/* POSIX-ish portable user names, as useradd accepts them. */
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		bool ok = islower((unsigned char)c) || c == '_' ||
+			  (i > 0 && (isdigit((unsigned char)c) || c == '-' || c == '.'));
+		if (!ok || n >= CS_USER_NAME_MAX)
+			return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_USER='%.40s' is not a valid user name; use lower-case letters, digits, '_', '-', '.'", s);
+	}
+	if (strcmp(s, "root") == 0)
+		return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_USER is root; the command never runs as root, name an unprivileged user");
+	spec->by_name = true;
+	memcpy(spec->name, s, n + 1);
+	return 0;
+}
+
+static int parse_profile(char *const envp[], struct cs_config *cfg, struct cs_error *err)
+{
+	const char *v = env_lookup(envp, "CLI_SANDBOX_EGRESS_PROFILE");
+
+	if (!v || strcmp(v, "managed") == 0)
+		cfg->profile = CS_PROFILE_MANAGED;
+	else if (strcmp(v, "interactive") == 0)
+		cfg->profile = CS_PROFILE_INTERACTIVE;
+	else
+		return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_EGRESS_PROFILE='%.32s' is not valid; set it to 'managed' or 'interactive', or unset it for managed", v);
+	return 0;
+}
+
+static int parse_url(char *const envp[], struct cs_config *cfg, struct cs_error *err)
+{
+	const char *v = env_lookup(envp, "TASK_AGENT_MODEL_BASE_URL");
+	bool managed = cfg->profile == CS_PROFILE_MANAGED;
+
+	if (!v) {
+		if (managed)
+			return cs_fail(err, CS_EXIT_CONFIG, "TASK_AGENT_MODEL_BASE_URL is not set; the managed profile needs the model gateway as http(s)://A.B.C.D[:PORT][/PATH]");
+		return 0;
+	}
+	if (model_url_parse(v, !managed, &cfg->url, err))
+		return -1;
+	cfg->has_url = true;
+	return 0;
+}
+
+static int parse_interactive_only(char *const envp[], struct cs_config *cfg, struct cs_error *err)
+{
+	const char *allow = env_lookup(envp, "CLI_SANDBOX_ALLOW");
+	bool managed = cfg->profile == CS_PROFILE_MANAGED;
+
+	if (parse_switch(envp, "CLI_SANDBOX_ALLOW_HOST_NETWORK", &cfg->allow_host_network, err) ||
+	    parse_switch(envp, "SKIP_EGRESS_FIREWALL", &cfg->skip_firewall, err))
+		return -1;
+	if (managed && cfg->allow_host_network)
+		return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_ALLOW_HOST_NETWORK=true is only allowed with CLI_SANDBOX_EGRESS_PROFILE=interactive; unset it for the managed profile");
+	if (managed && cfg->skip_firewall)
+		return cs_fail(err, CS_EXIT_CONFIG, "SKIP_EGRESS_FIREWALL=true is only allowed with CLI_SANDBOX_EGRESS_PROFILE=interactive; the managed profile always has its firewall, unset it");
+	if (allow && managed)
+		return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_ALLOW is set, but the managed profile allows only the model gateway; unset it or use CLI_SANDBOX_EGRESS_PROFILE=interactive");
+	if (allow) {
+		if (strlen(allow) >= sizeof(cfg->allow))
+			return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_ALLOW is longer than %zu characters; shorten it", sizeof(cfg->allow) - 1);
+		cfg->has_allow = true;
+		strcpy(cfg->allow, allow);
+	}
+	return 0;
+}
+
+int config_load(char *const envp[], struct cs_config *cfg, struct cs_error *err)
+{
+	const char *user, *dir;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (check_unknown_vars(envp, err) || parse_profile(envp, cfg, err) ||
+	    parse_url(envp, cfg, err) || parse_interactive_only(envp, cfg, err))
+		return -1;
+
+	user = env_lookup(envp, "CLI_SANDBOX_USER");
+	if (user_spec_parse(user ? user : CS_DEFAULT_USER, &cfg->user, err))
+		return -1;
+
+	dir = env_lookup(envp, "CLI_SANDBOX_PROFILE_DIR");
+	if (dir && (dir[0] != '/' || strlen(dir) >= sizeof(cfg->profile_dir)))
+		return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_PROFILE_DIR='%.64s' is not an absolute path; set an absolute directory or unset it for " CS_DEFAULT_PROFILE_DIR, dir);
+	snprintf(cfg->profile_dir, sizeof(cfg->profile_dir), "%s", dir ? dir : CS_DEFAULT_PROFILE_DIR);
+	return 0;
+}

@@ -1,0 +1,52 @@
+/* Environment -> validated configuration: the first pure stage.
+ *
+ * config_load() reads only the NULL-terminated "NAME=VALUE" array it is
+ * given, so tests pass their own environments and nothing global is read. */
+#ifndef CLI_SANDBOX_CONFIG_H
+#define CLI_SANDBOX_CONFIG_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "entrypoint/model_url.h"
+#include "entrypoint/status.h"
+
+#define CS_DEFAULT_USER "node"
+#define CS_DEFAULT_PROFILE_DIR "/etc/cli-sandbox/profiles"
+#define CS_USER_NAME_MAX 33
+
+enum cs_profile { CS_PROFILE_MANAGED, CS_PROFILE_INTERACTIVE };
+
+/* CLI_SANDBOX_USER as written: a name, or uid[:gid]. */
+struct user_spec {
+	bool by_name;
+	char name[CS_USER_NAME_MAX];
+	uint32_t uid;
+	bool has_gid;
+	uint32_t gid;
+};
+
+struct cs_config {
+	enum cs_profile profile;
+	bool has_url;
+	struct model_url url;
+	bool allow_host_network;
+	bool skip_firewall;
+	struct user_spec user;
+	bool has_allow;                 /* CLI_SANDBOX_ALLOW was set (interactive) */
+	char allow[4096];               /* parsed by the interactive policy */
+	char profile_dir[PATH_MAX];
+};
+
+int config_load(char *const envp[], struct cs_config *cfg, struct cs_error *err);
+
+/* The value of NAME in envp, or NULL. */
+const char *env_lookup(char *const envp[], const char *name);
+
+const char *cs_profile_name(enum cs_profile p);
+
+/* Parses CLI_SANDBOX_USER syntax (no lookup; see caps/user_db.h). */
+int user_spec_parse(const char *s, struct user_spec *spec, struct cs_error *err);
+
+#endif

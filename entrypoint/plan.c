@@ -1,0 +1,210 @@
+#include "entrypoint/plan.h"
+
+#include <jansson.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "netfilter/render.h"
+#include "netfilter/sha256.h"
+
+#define CAPS_TEXT "all: permitted, effective, inheritable and ambient emptied; bounding set emptied and securebits locked when CAP_SETPCAP is held; no_new_privs set"
+
+int plan_digest(struct start_plan *plan)
+{
+	char *text;
+
+	plan->digest[0] = '\0';
+	if (!plan->ruleset)
+		return 0;
+	text = render_nft_string(plan->ruleset);
+	if (!text)
+		return -1;
+	sha256_hex(text, strlen(text), plan->digest);
+	free(text);
+	return 0;
+}
+
+/* Values that came from the environment or argv are printed escaped, so a
+ * newline in an argument can never end a "#" comment and inject a rule
+ * into a dump that an operator loads with nft -f. */
+static void print_escaped(FILE *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\\')
+			fputs("\\\\", out);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(out, "\\x%02x", *p);
+		else
+			fputc(*p, out);
+	}
+}
+
+static void print_groups(FILE *out, const struct cs_user *u)
+{
+	for (size_t i = 0; i < u->n_groups; i++)
+		fprintf(out, "%s%u", i ? "," : "", (unsigned)u->groups[i]);
+}
+
+static void print_range_text(FILE *out, struct ipv4_range r)
+{
+	char a[16], b[16];
+
+	if (r.first == r.last)
+		fprintf(out, "%s", ipv4_to_string(r.first, a));
+	else
+		fprintf(out, "%s-%s", ipv4_to_string(r.first, a), ipv4_to_string(r.last, b));
+}
+
+void plan_describe_destinations(const struct policy *p, char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+
+	if (!f) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	for (size_t i = 0; i < p->n_dests; i++) {
+		const struct policy_dest *d = &p->dests[i];
+
+		fprintf(f, "%s%s/%u:", i ? ", " : "", nf_l4proto_name(d->l4proto), d->port);
+		if (d->n_ranges == 0)
+			fputs("(none)", f);
+		for (size_t k = 0; k < d->n_ranges && k < 4; k++) {
+			fputs(k ? "," : "", f);
+			print_range_text(f, d->ranges[k]);
+		}
+		if (d->n_ranges > 4)
+			fprintf(f, ",+%zu more", d->n_ranges - 4);
+	}
+	if (p->n_dests == 0)
+		fputs("none", f);
+	fclose(f);
+	buf[len - 1] = '\0';
+}
+
+static const char *user_name(const struct cs_user *u)
+{
+	return u->name[0] ? u->name : "(no passwd entry)";
+}
+
+void plan_print_summary(const struct start_plan *plan, FILE *out)
+{
+	char dests[512];
+
+	plan_describe_destinations(plan->policy, dests, sizeof(dests));
+	fprintf(out, "configuration valid: profile=%s firewall=%s allow=[%s] user=%s uid=%u gid=%u command=",
+		cs_profile_name(plan->cfg->profile), plan->policy->firewall ? "on" : "OFF",
+		dests, user_name(plan->user), (unsigned)plan->user->uid, (unsigned)plan->user->gid);
+	print_escaped(out, plan->exec->argv[0]);
+	fputc('\n', out);
+}
+
+int plan_print_nft(const struct start_plan *plan, FILE *out)
+{
+	const struct policy *p = plan->policy;
+
+	fputs("# cli-sandbox-init dry run: what a real start does, in order.\n", out);
+	fprintf(out, "# profile: %s\n", cs_profile_name(plan->cfg->profile));
+	if (!p->firewall) {
+		fputs("# firewall: NONE (SKIP_EGRESS_FIREWALL=true): nothing is programmed, egress is open\n", out);
+	} else {
+		fprintf(out, "# firewall: table inet %s, one atomic netlink batch replacing any earlier copy\n",
+			plan->ruleset->table);
+		fprintf(out, "# ruleset sha256: %s\n", plan->digest);
+		for (size_t i = 0; i < p->n_dests; i++) {
+			const struct policy_dest *d = &p->dests[i];
+
+			fprintf(out, "# allow %s port %u to ", nf_l4proto_name(d->l4proto), d->port);
+			for (size_t k = 0; k < d->n_ranges; k++) {
+				fputs(k ? "," : "", out);
+				if (k == 8) {
+					fprintf(out, "... (%zu ranges)", d->n_ranges);
+					break;
+				}
+				print_range_text(out, d->ranges[k]);
+			}
+			fputs(d->n_ranges ? "  <- " : "(nothing resolved)  <- ", out);
+			print_escaped(out, d->origin);
+			fputc('\n', out);
+		}
+	}
+	fprintf(out, "# user: %s uid=%u gid=%u groups=", user_name(plan->user),
+		(unsigned)plan->user->uid, (unsigned)plan->user->gid);
+	print_groups(out, plan->user);
+	fputs(" home=", out);
+	print_escaped(out, plan->user->home);
+	fputs("\n# capabilities to drop: " CAPS_TEXT "\n", out);
+	fprintf(out, "# init: %s\n", plan->pid1 ?
+		"stays PID 1: runs the command as its child, forwards signals, reaps zombies, exits with its status" :
+		"not PID 1: execs the command directly");
+	fputs("# command:", out);
+	for (char *const *a = plan->exec->argv; *a; a++) {
+		fputc(' ', out);
+		print_escaped(out, *a);
+	}
+	fputc('\n', out);
+	for (size_t i = 0; i < plan->exec->n_added; i++) {
+		fprintf(out, "# environment adds: %s=", plan->exec->added[i].name);
+		print_escaped(out, plan->exec->added[i].value);
+		fputc('\n', out);
+	}
+	if (p->firewall && render_nft(plan->ruleset, out))
+		return -1;
+	return ferror(out) ? -1 : 0;
+}
+
+static json_t *range_list(const struct policy_dest *d)
+{
+	json_t *a = json_array();
+	char b1[16], b2[16];
+
+	for (size_t k = 0; k < d->n_ranges; k++)
+		json_array_append_new(a, d->ranges[k].first == d->ranges[k].last ?
+				      json_string(ipv4_to_string(d->ranges[k].first, b1)) :
+				      json_sprintf("%s-%s", ipv4_to_string(d->ranges[k].first, b1),
+						   ipv4_to_string(d->ranges[k].last, b2)));
+	return a;
+}
+
+int plan_print_json(const struct start_plan *plan, FILE *out)
+{
+	json_t *root, *groups = json_array(), *argv = json_array(), *env = json_object();
+	json_t *dests = json_array(), *ruleset = json_null();
+	int rc;
+
+	for (size_t i = 0; i < plan->user->n_groups; i++)
+		json_array_append_new(groups, json_integer(plan->user->groups[i]));
+	for (char *const *a = plan->exec->argv; *a; a++)
+		json_array_append_new(argv, json_string_nocheck(*a));
+	for (size_t i = 0; i < plan->exec->n_added; i++)
+		json_object_set_new(env, plan->exec->added[i].name, json_string_nocheck(plan->exec->added[i].value));
+	for (size_t i = 0; i < plan->policy->n_dests; i++) {
+		const struct policy_dest *d = &plan->policy->dests[i];
+
+		json_array_append_new(dests, json_pack("{s:s, s:i, s:o, s:s}", "protocol",
+						       nf_l4proto_name(d->l4proto), "port", d->port,
+						       "addresses", range_list(d), "origin", d->origin));
+	}
+	if (plan->policy->firewall) {
+		json_decref(ruleset);
+		ruleset = render_json(plan->ruleset);
+	}
+	root = json_pack("{s:s, s:b, s:s, s:o, s:o, s:{s:s, s:i, s:i, s:o, s:s}, s:s, s:{s:s, s:o, s:o}, s:s}",
+			 "profile", cs_profile_name(plan->cfg->profile),
+			 "firewall", plan->policy->firewall,
+			 "ruleset_sha256", plan->digest,
+			 "destinations", dests,
+			 "ruleset", ruleset ? ruleset : json_null(),
+			 "user", "name", plan->user->name, "uid", (json_int_t)plan->user->uid,
+			 "gid", (json_int_t)plan->user->gid, "groups", groups, "home", plan->user->home,
+			 "capabilities_dropped", CAPS_TEXT,
+			 "exec", "mode", plan->pid1 ? "init (PID 1)" : "exec", "argv", argv, "env_added", env,
+			 "table", plan->ruleset ? plan->ruleset->table : "");
+	if (!root)
+		return -1;
+	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+	return rc || ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,37 @@
+/* Exit statuses and the one error style of cli-sandbox-init.
+ *
+ * Every stage reports a failure as a value (struct cs_error) instead of
+ * printing, so the stages stay pure and testable; only main() prints the one
+ * line and exits with the status the contract assigns. */
+#ifndef CLI_SANDBOX_STATUS_H
+#define CLI_SANDBOX_STATUS_H
+
+#include <stdarg.h>
+
+enum cs_exit {
+	CS_EXIT_OK = 0,
+	CS_EXIT_OSERR = 71,      /* the firewall or the privilege drop failed */
+	CS_EXIT_CONFIG = 78,     /* configuration error (EX_CONFIG) */
+	CS_EXIT_NOEXEC = 126,    /* the command is not executable */
+	CS_EXIT_NOTFOUND = 127,  /* the command is not found */
+};
+
+struct cs_error {
+	int status;       /* one of enum cs_exit */
+	char msg[1024];   /* "<what is wrong>; <how to fix it>" without newline */
+};
+
+/* Fills err and returns -1, so callers can write `return cs_fail(...)`. */
+int cs_fail(struct cs_error *err, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Prints "cli-sandbox-init: error: <msg>" as one line on stderr. */
+void cs_print_error(const struct cs_error *err);
+
+/* A warning line ("cli-sandbox-init: warning: ..."); never stops the start. */
+void cs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* An informational line on stderr ("cli-sandbox-init: ..."). */
+void cs_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

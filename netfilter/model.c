@@ -1,0 +1,273 @@
+#include "netfilter/model.h"
+
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int copy_name(char *dst, const char *src)
+{
+	size_t len = strlen(src);
+
+	if (len == 0 || len >= NF_NAME_MAX)
+		return -1;
+	memcpy(dst, src, len + 1);
+	return 0;
+}
+
+/* Grows *items (of `size` bytes each) so one more fits. */
+static int grow(void **items, size_t *cap, size_t used, size_t size)
+{
+	size_t ncap;
+	void *p;
+
+	if (used < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 8;
+	p = realloc(*items, ncap * size);
+	if (!p)
+		return -1;
+	*items = p;
+	*cap = ncap;
+	return 0;
+}
+
+int ruleset_init(struct nf_ruleset *rs, const char *table)
+{
+	memset(rs, 0, sizeof(*rs));
+	return copy_name(rs->table, table);
+}
+
+void ruleset_free(struct nf_ruleset *rs)
+{
+	for (size_t i = 0; i < rs->n_sets; i++)
+		free(rs->sets[i].elems);
+	for (size_t i = 0; i < rs->n_chains; i++)
+		free(rs->chains[i].rules);
+	free(rs->sets);
+	free(rs->chains);
+	memset(rs, 0, sizeof(*rs));
+}
+
+int ruleset_add_chain(struct nf_ruleset *rs, const char *name, enum nf_hook hook,
+		      int priority, enum nf_verdict policy)
+{
+	struct nf_chain *c;
+
+	if (policy != NF_VERDICT_ACCEPT && policy != NF_VERDICT_DROP)
+		return -1;
+	if (grow((void **)&rs->chains, &rs->cap_chains, rs->n_chains, sizeof(*c)))
+		return -1;
+	c = &rs->chains[rs->n_chains];
+	memset(c, 0, sizeof(*c));
+	if (copy_name(c->name, name))
+		return -1;
+	c->hook = hook;
+	c->priority = priority;
+	c->policy = policy;
+	return (int)rs->n_chains++;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct ipv4_range *x = a, *y = b;
+
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	if (x->last != y->last)
+		return x->last < y->last ? -1 : 1;
+	return 0;
+}
+
+size_t ipv4_ranges_normalise(struct ipv4_range *r, size_t n)
+{
+	size_t out = 0;
+
+	if (n == 0)
+		return 0;
+	qsort(r, n, sizeof(*r), cmp_range);
+	for (size_t i = 1; i < n; i++) {
+		struct ipv4_range *cur = &r[out];
+		/* Overlapping or adjacent (cur->last + 1 == next.first) merge;
+		 * the kernel refuses overlapping interval elements. */
+		if (cur->last == UINT32_MAX || r[i].first <= cur->last + 1) {
+			if (r[i].last > cur->last)
+				cur->last = r[i].last;
+		} else {
+			r[++out] = r[i];
+		}
+	}
+	return out + 1;
+}
+
+int ruleset_add_set(struct nf_ruleset *rs, const char *name,
+		    const struct ipv4_range *ranges, size_t n, const char *comment)
+{
+	struct nf_set *s;
+
+	if (grow((void **)&rs->sets, &rs->cap_sets, rs->n_sets, sizeof(*s)))
+		return -1;
+	s = &rs->sets[rs->n_sets];
+	memset(s, 0, sizeof(*s));
+	if (copy_name(s->name, name))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (ranges[i].first > ranges[i].last)
+			return -1;
+	if (n) {
+		s->elems = malloc(n * sizeof(*s->elems));
+		if (!s->elems)
+			return -1;
+		memcpy(s->elems, ranges, n * sizeof(*s->elems));
+	}
+	s->n_elems = ipv4_ranges_normalise(s->elems, n);
+	if (comment)
+		strncpy(s->comment, comment, sizeof(s->comment) - 1);
+	return (int)rs->n_sets++;
+}
+
+static bool prefix_ok(struct nf_prefix p)
+{
+	if (p.len > 32)
+		return false;
+	return p.len == 32 || (p.addr & (UINT32_MAX >> p.len)) == 0;
+}
+
+/* The invariants every renderer relies on, checked once here. */
+static bool rule_ok(const struct nf_ruleset *rs, const struct nf_rule *r)
+{
+	if (r->n_matches > NF_MAX_MATCHES)
+		return false;
+	for (size_t i = 0; i < r->n_matches; i++) {
+		const struct nf_match *m = &r->matches[i];
+
+		switch (m->kind) {
+		case MATCH_IIF:
+		case MATCH_OIF:
+			if (!m->u.ifname[0] || memchr(m->u.ifname, '\0', sizeof(m->u.ifname)) == NULL)
+				return false;
+			break;
+		case MATCH_L4PROTO:
+			if (m->u.l4proto != IPPROTO_TCP && m->u.l4proto != IPPROTO_UDP)
+				return false;
+			break;
+		case MATCH_CT_STATE:
+			if (m->u.ct_state_mask == 0)
+				return false;
+			break;
+		case MATCH_IP_SADDR:
+		case MATCH_IP_DADDR:
+		case MATCH_CT_ORIG_DADDR:
+			if (!prefix_ok(m->u.prefix))
+				return false;
+			break;
+		case MATCH_IP_DADDR_SET:
+			if (m->u.set_index >= rs->n_sets)
+				return false;
+			break;
+		case MATCH_DPORT:
+			if ((m->u.dport.l4proto != IPPROTO_TCP && m->u.dport.l4proto != IPPROTO_UDP) ||
+			    m->u.dport.port == 0)
+				return false;
+			break;
+		case MATCH_CT_ORIG_DPORT:
+			/* proto-dst means nothing without a transport protocol. */
+			if (i == 0 || r->matches[i - 1].kind != MATCH_L4PROTO || m->u.port == 0)
+				return false;
+			break;
+		default:
+			return false;
+		}
+	}
+	return r->verdict == NF_VERDICT_ACCEPT || r->verdict == NF_VERDICT_DROP ||
+	       r->verdict == NF_VERDICT_REJECT_ADMIN;
+}
+
+int ruleset_add_rule(struct nf_ruleset *rs, size_t chain, const struct nf_rule *rule)
+{
+	struct nf_chain *c;
+
+	if (chain >= rs->n_chains || !rule_ok(rs, rule))
+		return -1;
+	c = &rs->chains[chain];
+	if (grow((void **)&c->rules, &c->cap_rules, c->n_rules, sizeof(*rule)))
+		return -1;
+	c->rules[c->n_rules++] = *rule;
+	return 0;
+}
+
+struct nf_match nf_match_iif(const char *ifname)
+{
+	struct nf_match m = { .kind = MATCH_IIF };
+
+	strncpy(m.u.ifname, ifname, sizeof(m.u.ifname) - 1);
+	return m;
+}
+
+struct nf_match nf_match_oif(const char *ifname)
+{
+	struct nf_match m = nf_match_iif(ifname);
+
+	m.kind = MATCH_OIF;
+	return m;
+}
+
+struct nf_match nf_match_l4proto(uint8_t proto)
+{
+	return (struct nf_match){ .kind = MATCH_L4PROTO, .u.l4proto = proto };
+}
+
+struct nf_match nf_match_ct_state(uint32_t mask)
+{
+	return (struct nf_match){ .kind = MATCH_CT_STATE, .u.ct_state_mask = mask };
+}
+
+static struct nf_match prefix_match(enum nf_match_kind kind, uint32_t addr, uint8_t len)
+{
+	return (struct nf_match){ .kind = kind, .u.prefix = { .addr = addr, .len = len } };
+}
+
+struct nf_match nf_match_ip_saddr(uint32_t addr, uint8_t len)
+{
+	return prefix_match(MATCH_IP_SADDR, addr, len);
+}
+
+struct nf_match nf_match_ip_daddr(uint32_t addr, uint8_t len)
+{
+	return prefix_match(MATCH_IP_DADDR, addr, len);
+}
+
+struct nf_match nf_match_ct_orig_daddr(uint32_t addr, uint8_t len)
+{
+	return prefix_match(MATCH_CT_ORIG_DADDR, addr, len);
+}
+
+struct nf_match nf_match_ip_daddr_set(size_t set_index)
+{
+	return (struct nf_match){ .kind = MATCH_IP_DADDR_SET, .u.set_index = set_index };
+}
+
+struct nf_match nf_match_dport(uint8_t l4proto, uint16_t port)
+{
+	return (struct nf_match){ .kind = MATCH_DPORT,
+				  .u.dport = { .l4proto = l4proto, .port = port } };
+}
+
+struct nf_match nf_match_ct_orig_dport(uint16_t port)
+{
+	return (struct nf_match){ .kind = MATCH_CT_ORIG_DPORT, .u.port = port };
+}
+
+const char *nf_hook_name(enum nf_hook hook)
+{
+	switch (hook) {
+	case NF_HOOK_INPUT: return "input";
+	case NF_HOOK_FORWARD: return "forward";
+	case NF_HOOK_OUTPUT: return "output";
+	}
+	return "?";
+}
+
+const char *nf_l4proto_name(uint8_t proto)
+{
+	return proto == IPPROTO_TCP ? "tcp" : proto == IPPROTO_UDP ? "udp" : "?";
+}

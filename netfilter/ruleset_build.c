@@ -1,0 +1,170 @@
+#include "netfilter/ruleset_build.h"
+
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Appends a rule built from `n` matches; the comment explains it to operators. */
+static int add(struct nf_ruleset *rs, int chain, enum nf_verdict v, const char *comment,
+	       size_t n, ...)
+{
+	struct nf_rule r = { .n_matches = n, .verdict = v };
+	va_list ap;
+
+	if (chain < 0 || n > NF_MAX_MATCHES)
+		return -1;
+	va_start(ap, n);
+	for (size_t i = 0; i < n; i++)
+		r.matches[i] = va_arg(ap, struct nf_match);
+	va_end(ap);
+	snprintf(r.comment, sizeof(r.comment), "%s", comment);
+	return ruleset_add_rule(rs, (size_t)chain, &r);
+}
+
+static const uint8_t dns_protos[] = { IPPROTO_UDP, IPPROTO_TCP };
+
+/* DNS: only to the resolvers the profile names, and matched on the original
+ * destination (conntrack) because Docker DNATs its embedded resolver
+ * 127.0.0.11:53 to another loopback port before the filter hook sees it.
+ * The plain dport rules catch packets that carry no conntrack entry. */
+static int add_dns_rules(struct nf_ruleset *rs, int out, const struct policy *p)
+{
+	for (size_t i = 0; i < p->n_resolvers; i++)
+		for (size_t k = 0; k < 2; k++)
+			if (add(rs, out, NF_VERDICT_ACCEPT, "DNS to a resolver from resolv.conf", 3,
+				nf_match_l4proto(dns_protos[k]),
+				nf_match_ct_orig_daddr(p->resolvers[i], 32),
+				nf_match_ct_orig_dport(53)))
+				return -1;
+	for (size_t k = 0; k < 2; k++)
+		if (add(rs, out, NF_VERDICT_REJECT_ADMIN,
+			"no DNS anywhere else, judged by the destination before NAT", 2,
+			nf_match_l4proto(dns_protos[k]), nf_match_ct_orig_dport(53)))
+			return -1;
+	for (size_t k = 0; k < 2; k++)
+		if (add(rs, out, NF_VERDICT_REJECT_ADMIN, "no DNS, untracked packets included", 1,
+			nf_match_dport(dns_protos[k], 53)))
+			return -1;
+	return 0;
+}
+
+static bool range_is_prefix(struct ipv4_range r, uint8_t *len)
+{
+	uint32_t size = r.last - r.first;  /* size - 1 */
+
+	if ((size & (size + 1)) != 0 || (r.first & size) != 0)
+		return false;
+	*len = (uint8_t)(32 - __builtin_popcount(size));
+	return true;
+}
+
+/* Destinations sharing a protocol and port become one rule: a plain address
+ * match when they are one prefix (the managed gateway), else an interval set. */
+static int add_dest_rules(struct nf_ruleset *rs, int out, const struct policy *p,
+			  struct cs_error *err)
+{
+	bool *done = calloc(p->n_dests + 1, sizeof(bool));
+	int rc = 0;
+
+	if (!done)
+		return -1;
+	for (size_t i = 0; i < p->n_dests && rc == 0; i++) {
+		const struct policy_dest *d = &p->dests[i];
+		struct ipv4_range *all = NULL;
+		size_t n = 0;
+		char comment[NF_COMMENT_MAX] = "";
+		uint8_t len;
+
+		if (done[i])
+			continue;
+		for (size_t j = i; j < p->n_dests && rc == 0; j++) {
+			const struct policy_dest *e = &p->dests[j];
+			void *na;
+
+			if (e->l4proto != d->l4proto || e->port != d->port)
+				continue;
+			done[j] = true;
+			na = realloc(all, (n + e->n_ranges + 1) * sizeof(*all));
+			if (!na) {
+				rc = -1;
+				break;
+			}
+			all = na;
+			memcpy(all + n, e->ranges, e->n_ranges * sizeof(*all));
+			n += e->n_ranges;
+			if (!comment[0])
+				snprintf(comment, sizeof(comment), "%s", e->origin);
+			else if (strlen(comment) + 6 < sizeof(comment) && !strstr(comment, ", ..."))
+				strcat(comment, ", ...");
+		}
+		if (rc)
+			break;
+		n = ipv4_ranges_normalise(all, n);
+		if (n == 0) {
+			/* every name failed to resolve: nothing to allow */
+		} else if (n == 1 && range_is_prefix(all[0], &len)) {
+			rc = add(rs, out, NF_VERDICT_ACCEPT, comment, 2,
+				 nf_match_ip_daddr(all[0].first, len),
+				 nf_match_dport(d->l4proto, d->port));
+		} else {
+			char name[NF_NAME_MAX];
+			int set;
+
+			snprintf(name, sizeof(name), "allow_%s_%u", nf_l4proto_name(d->l4proto), d->port);
+			set = ruleset_add_set(rs, name, all, n, comment);
+			rc = set < 0 ? -1 :
+			     add(rs, out, NF_VERDICT_ACCEPT, comment, 2,
+				 nf_match_ip_daddr_set((size_t)set),
+				 nf_match_dport(d->l4proto, d->port));
+		}
+		free(all);
+	}
+	free(done);
+	if (rc)
+		cs_fail(err, CS_EXIT_OSERR, "could not build the ruleset model (out of memory or an invalid destination)");
+	return rc;
+}
+
+int ruleset_build(const struct policy *p, struct nf_ruleset *rs, struct cs_error *err)
+{
+	int in, fwd, out;
+	uint32_t reply = NF_CT_ESTABLISHED | NF_CT_RELATED;
+
+	if (ruleset_init(rs, CS_TABLE_NAME))
+		return cs_fail(err, CS_EXIT_OSERR, "could not build the ruleset model");
+	in = ruleset_add_chain(rs, "input", NF_HOOK_INPUT, 0, NF_VERDICT_DROP);
+	fwd = ruleset_add_chain(rs, "forward", NF_HOOK_FORWARD, 0, NF_VERDICT_DROP);
+	out = ruleset_add_chain(rs, "output", NF_HOOK_OUTPUT, 0, NF_VERDICT_DROP);
+	if (in < 0 || fwd < 0 || out < 0)
+		goto fail;
+
+	if (add(rs, in, NF_VERDICT_ACCEPT, "loopback, IPv4 and IPv6", 1, nf_match_iif("lo")) ||
+	    add(rs, in, NF_VERDICT_ACCEPT, "replies to allowed connections", 1, nf_match_ct_state(reply)))
+		goto fail;
+	if (p->has_host_net &&
+	    add(rs, in, NF_VERDICT_ACCEPT, "host network (CLI_SANDBOX_ALLOW_HOST_NETWORK)", 1,
+		nf_match_ip_saddr(p->host_net_addr, p->host_net_len)))
+		goto fail;
+
+	if (add_dns_rules(rs, out, p) ||
+	    add(rs, out, NF_VERDICT_ACCEPT, "loopback, IPv4 and IPv6", 1, nf_match_oif("lo")) ||
+	    add(rs, out, NF_VERDICT_ACCEPT, "replies and related ICMP of allowed connections", 1,
+		nf_match_ct_state(reply)))
+		goto fail;
+	if (p->has_host_net &&
+	    add(rs, out, NF_VERDICT_ACCEPT, "host network (CLI_SANDBOX_ALLOW_HOST_NETWORK)", 1,
+		nf_match_ip_daddr(p->host_net_addr, p->host_net_len)))
+		goto fail;
+	if (add_dest_rules(rs, out, p, err))
+		goto fail_quiet;
+	if (add(rs, out, NF_VERDICT_REJECT_ADMIN, "everything else fails fast, IPv6 included", 0))
+		goto fail;
+	return 0;
+fail:
+	cs_fail(err, CS_EXIT_OSERR, "could not build the ruleset model (out of memory or an invalid rule)");
+fail_quiet:
+	ruleset_free(rs);
+	return -1;
+}

@@ -1,0 +1,63 @@
+/* Policy: what the sandbox may reach, and why, before any nftables detail.
+ *
+ * config -> policy is the stage where a profile and its destinations meet;
+ * policy -> ruleset (netfilter/ruleset_build.h) turns it into the model.
+ * Every allowed destination carries its origin, so the dry-run can tell an
+ * operator where each hole in the firewall comes from. */
+#ifndef CLI_SANDBOX_POLICY_H
+#define CLI_SANDBOX_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "entrypoint/config.h"
+#include "entrypoint/status.h"
+#include "netfilter/ipv4_range.h"
+
+#define POLICY_ORIGIN_MAX 160
+#define POLICY_MAX_RESOLVERS 8
+
+/* One allowed egress: l4proto to these address ranges on one port. */
+struct policy_dest {
+	uint8_t l4proto;             /* IPPROTO_TCP or IPPROTO_UDP */
+	uint16_t port;
+	struct ipv4_range *ranges;
+	size_t n_ranges;
+	char origin[POLICY_ORIGIN_MAX];
+};
+
+struct policy {
+	enum cs_profile profile;
+	bool firewall;                         /* false only for SKIP_EGRESS_FIREWALL=true */
+	struct policy_dest *dests;
+	size_t n_dests, cap_dests;
+	uint32_t resolvers[POLICY_MAX_RESOLVERS];  /* DNS allowed only to these */
+	size_t n_resolvers;
+	bool has_host_net;                     /* CLI_SANDBOX_ALLOW_HOST_NETWORK=true */
+	uint32_t host_net_addr;                /* the default gateway's /24 */
+	uint8_t host_net_len;
+};
+
+/* What the interactive profile needs from the outside world, as functions so
+ * tests and --check can supply their own. */
+struct policy_env {
+	/* Resolves name to IPv4 addresses (host order); returns the count, 0 when
+	 * it does not resolve.  NULL: names are not resolved (--check). */
+	size_t (*resolve)(const char *name, uint32_t *addrs, size_t max, void *ctx);
+	void *resolve_ctx;
+	const char *resolv_conf;   /* path of resolv.conf */
+	const char *route_table;   /* path of /proc/net/route */
+};
+
+void policy_init(struct policy *p, enum cs_profile profile);
+void policy_free(struct policy *p);
+/* Adds one destination (copies ranges); 0 or -1 on allocation failure. */
+int policy_add_dest(struct policy *p, uint8_t l4proto, uint16_t port,
+		    const struct ipv4_range *ranges, size_t n, const char *origin);
+
+/* Builds the policy for cfg: the managed profile needs nothing from env. */
+int policy_build(const struct cs_config *cfg, const struct policy_env *env,
+		 struct policy *out, struct cs_error *err);
+
+#endif
