@@ -1,0 +1,502 @@
+#!/bin/sh
+# Tests for host/cli-sandbox, with fake `docker` and `podman` engines on PATH.
+# Prints one TAP-like line per check and ends with "N passed, N failed"; exits 1 on any failure.
+# Usage: sh tests/host/run.sh
+# Touches only a temporary directory of its own: HOME and CLI_SANDBOX_HOME point into it.
+set -u
+unset CDPATH
+
+repo=$(cd -P -- "$(dirname -- "$0")/../.." && pwd -P) || exit 1
+CS=$repo/host/cli-sandbox
+T=$(mktemp -d) || exit 1
+listener_pid=''
+cleanup() {
+	[ -z "$listener_pid" ] || kill "$listener_pid" 2>/dev/null
+	rm -rf -- "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+n=0 passed=0 failed=0
+pass() { n=$((n + 1)); passed=$((passed + 1)); printf 'ok %d - %s\n' "$n" "$1"; }
+fail() {
+	n=$((n + 1)); failed=$((failed + 1)); printf 'not ok %d - %s\n' "$n" "$1"
+	[ -z "${2:-}" ] || printf '%s\n' "$2" | sed 's/^/#   /'
+}
+# t DESCRIPTION COMMAND...: one check; passes when COMMAND succeeds.
+t() { _d=$1; shift; if "$@"; then pass "$_d"; else fail "$_d" "$(cat "$T/why" 2>/dev/null)"; fi; rm -f "$T/why"; }
+why() { printf '%s\n' "$*" >"$T/why"; }
+
+# ---------------------------------------------------------------- the fake engine
+# It records every run/build call's arguments, one per line, in $FAKE_DIR/args (and the engine's
+# name first), appends queries (version, image, network) to $FAKE_DIR/queries, and answers:
+#   FAKE_VERSION_RC  exit status of `version`/`info`  (default 0)
+#   FAKE_IMAGE_RC    exit status of `image inspect`    (default 0: the image is present)
+#   FAKE_GATEWAY     what `network inspect` prints     (default empty)
+mkdir -p "$T/bin" "$T/fake" "$T/home" || exit 1
+cat >"$T/bin/docker" <<'EOF'
+#!/bin/sh
+name=${0##*/} sub=''
+for a in "$@"; do
+	case $a in run | build | version | info | image | network) sub=$a; break ;; esac
+done
+case $sub in
+version | info) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; exit "${FAKE_VERSION_RC:-0}" ;;
+image) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; exit "${FAKE_IMAGE_RC:-0}" ;;
+network) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; printf '%s\n' "${FAKE_GATEWAY:-}" ;;
+*) printf '%s\n' "$name" "$@" >"$FAKE_DIR/args" ;;
+esac
+EOF
+cp "$T/bin/docker" "$T/bin/podman"
+chmod +x "$T/bin/docker" "$T/bin/podman"
+
+export HOME="$T/home" CLI_SANDBOX_HOME="$T/conf" FAKE_DIR="$T/fake" GIT_CONFIG_NOSYSTEM=1
+unset CLI_SANDBOX_ENGINE CLI_SANDBOX_IMAGE CLI_SANDBOX_HOST_ADDRESS CLI_SANDBOX_DOCKER_SOCKET \
+	CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE_GLOBAL_ARGS DOCKER_HOST GIT_CONFIG_GLOBAL \
+	FAKE_VERSION_RC FAKE_IMAGE_RC FAKE_GATEWAY
+PATH="$T/bin:$PATH"
+export PATH
+
+# A workspace whose path has spaces, both quotes, a dollar and a backslash.
+WS="$T/my proj 'it''s\" \$HOME \\x"
+mkdir -p "$WS" "$T/plain" || exit 1
+WS=$(cd -P -- "$WS" && pwd -P)
+git config --global user.name "Ada O'Lovelace"
+git config --global user.email ada@example.org
+
+# cs ARG...: run the script with $SH_UNDER_TEST (default sh) in $WS (override with CWD=...), no terminal; sets rc, out in $T/out,
+# stderr in $T/err, the engine's arguments in $T/fake/args (absent when the engine did not run).
+SH_UNDER_TEST='sh'
+cs() {
+	rm -f "$FAKE_DIR/args" "$FAKE_DIR/queries"
+	(cd -- "${CWD:-$WS}" && "$SH_UNDER_TEST" "$CS" "$@" </dev/null >"$T/out" 2>"$T/err")
+	rc=$?
+}
+# expect LINE...: the engine's arguments are exactly these lines.
+expect() {
+	printf '%s\n' "$@" >"$T/expected"
+	if [ ! -f "$FAKE_DIR/args" ]; then why "the engine was not run; stderr: $(cat "$T/err")"; return 1; fi
+	cmp -s "$T/expected" "$FAKE_DIR/args" && return 0
+	why "$(diff "$T/expected" "$FAKE_DIR/args")"
+	return 1
+}
+has_arg() { grep -qxF -- "$1" "$FAKE_DIR/args" 2>/dev/null || { why "no argument '$1' in: $(cat "$FAKE_DIR/args" 2>/dev/null)"; return 1; }; }
+lacks_arg() { ! grep -qF -- "$1" "$FAKE_DIR/args" 2>/dev/null || { why "unexpected '$1' in: $(cat "$FAKE_DIR/args")"; return 1; }; }
+not_run() { [ ! -f "$FAKE_DIR/args" ] || { why "the engine ran: $(cat "$FAKE_DIR/args")"; return 1; }; }
+failed_with() { # failed_with WORD: non-zero exit, one line on stderr that mentions WORD
+	[ "$rc" -ne 0 ] || { why "exit status 0"; return 1; }
+	[ "$(wc -l <"$T/err")" -eq 1 ] || { why "stderr is not one line: $(cat "$T/err")"; return 1; }
+	grep -qF -- "$1" "$T/err" || { why "stderr lacks '$1': $(cat "$T/err")"; return 1; }
+}
+rc_is() { [ "$rc" -eq "$1" ] || { why "exit status $rc, not $1; stderr: $(cat "$T/err")"; return 1; }; }
+out_is() { printf '%s\n' "$1" >"$T/expected"; cmp -s "$T/expected" "$T/out" || { why "$(diff "$T/expected" "$T/out")"; return 1; }; }
+err_has() { grep -qF -- "$1" "$T/err" || { why "stderr lacks '$1': $(cat "$T/err")"; return 1; }; }
+
+COMMON='--rm
+-i
+--cap-drop=ALL
+--cap-add=NET_ADMIN
+--cap-add=SETUID
+--cap-add=SETGID
+--cap-add=SETPCAP
+--security-opt=no-new-privileges
+-v
+'"$WS"':/workspace
+-w
+/workspace'
+GIT_ENV='-e
+GIT_AUTHOR_NAME=Ada O'"'"'Lovelace
+-e
+GIT_COMMITTER_NAME=Ada O'"'"'Lovelace
+-e
+GIT_AUTHOR_EMAIL=ada@example.org
+-e
+GIT_COMMITTER_EMAIL=ada@example.org'
+
+# ---------------------------------------------------------------- shellcheck
+if command -v shellcheck >/dev/null 2>&1; then
+	sc_out=$(shellcheck -s sh "$CS" 2>&1)
+	t "shellcheck -s sh host/cli-sandbox finds nothing" [ -z "$sc_out" ]
+	[ -z "$sc_out" ] || printf '%s\n' "$sc_out" | sed 's/^/#   /'
+	sc_out=$(shellcheck -s sh "$repo/tests/host/run.sh" 2>&1)
+	t "shellcheck -s sh tests/host/run.sh finds nothing" [ -z "$sc_out" ]
+	[ -z "$sc_out" ] || printf '%s\n' "$sc_out" | sed 's/^/#   /'
+else
+	fail "shellcheck is installed (apt-get install shellcheck)"
+fi
+t "the script is executable" [ -x "$CS" ]
+
+# ---------------------------------------------------------------- help and usage errors
+cs --help
+t "--help exits 0" rc_is 0
+missing=''
+for w in --managed --interactive --allow --allow-host-network --endpoint --workspace \
+	--docker-socket --engine --image --dry-run --json build doctor endpoints claude codex pi \
+	CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE_GLOBAL_ARGS CLI_SANDBOX_HOST_ADDRESS; do
+	grep -qF -- "$w" "$T/out" || missing="$missing $w"
+done
+t "--help lists every option, command and variable" [ -z "$missing" ]
+cs --bogus --interactive
+t "an unknown option is refused and points at --" failed_with "after --"
+t "... and the engine does not run" not_run
+cs --interactive frobnicate
+t "an unknown command is refused" failed_with "frobnicate"
+cs --interactive claude codex
+t "two CLIs are refused" failed_with "choose one CLI"
+cs --managed http://192.0.2.1:4000 --interactive
+t "--managed with --interactive is refused" failed_with "exclude each other"
+cs --interactive --workspace
+t "an option without its value is refused" failed_with "--workspace needs a value"
+cs --interactive --json
+t "--json outside doctor is refused" failed_with "doctor only"
+
+# ---------------------------------------------------------------- profiles and CLIs
+cs --managed http://192.0.2.1:4000/v1
+t "managed claude (the default CLI): exact docker arguments" expect docker run "$COMMON" \
+	-v "$HOME/.claude:/home/node/.claude" \
+	-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000/v1 \
+	"$GIT_ENV" cli-sandbox:latest -- claude
+t "the settings folder ~/.claude is created" [ -d "$HOME/.claude" ]
+
+: >"$HOME/.claude.json"
+cs --engine podman --managed http://192.0.2.1:4000 claude -- -p "it's \"quoted\"" "\$HOME" 'two
+lines'
+t "managed claude with ~/.claude.json and CLI args: exact podman arguments" expect podman run "$COMMON" \
+	-v "$HOME/.claude:/home/node/.claude" -v "$HOME/.claude.json:/home/node/.claude.json" \
+	-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000 \
+	"$GIT_ENV" cli-sandbox:latest -- claude -p "it's \"quoted\"" "\$HOME" 'two
+lines'
+rm -f "$HOME/.claude.json"
+
+cs --interactive codex --allow api.example.com --allow 198.51.100.7:8443 --allow-host-network
+t "interactive codex with --allow and --allow-host-network: exact arguments" expect docker run "$COMMON" \
+	-v "$HOME/.codex:/home/node/.codex" \
+	-e CLI_SANDBOX_EGRESS_PROFILE=interactive -e CLI_SANDBOX_ALLOW=api.example.com,198.51.100.7:8443 \
+	-e CLI_SANDBOX_ALLOW_HOST_NETWORK=true "$GIT_ENV" cli-sandbox:latest -- codex
+t "the settings folder ~/.codex is created" [ -d "$HOME/.codex" ]
+
+cs --interactive --image=my/img:1 pi --managed=http://192.0.2.9
+t "--managed=URL is read as --managed URL (and clashes with --interactive)" failed_with "exclude each other"
+cs --image=my/img:1 pi --interactive --endpoint=none
+t "--endpoint with an unknown name is refused" failed_with "no endpoint named 'none'"
+cs --image=my/img:1 --interactive pi
+t "interactive pi with --image=NAME: exact arguments (no model URL)" expect docker run "$COMMON" \
+	-v "$HOME/.pi:/home/node/.pi" -e CLI_SANDBOX_EGRESS_PROFILE=interactive \
+	"$GIT_ENV" my/img:1 -- pi
+t "the settings folder ~/.pi is created" [ -d "$HOME/.pi" ]
+
+CLI_SANDBOX_IMAGE=env/img CLI_SANDBOX_ENGINE=podman cs --interactive
+t "CLI_SANDBOX_IMAGE and CLI_SANDBOX_ENGINE are honoured" expect podman run "$COMMON" \
+	-v "$HOME/.claude:/home/node/.claude" -e CLI_SANDBOX_EGRESS_PROFILE=interactive \
+	"$GIT_ENV" env/img -- claude
+
+cs --managed http://192.0.2.1:4000 --allow x.example.com
+t "--allow in the managed profile is refused" failed_with "--allow needs --interactive"
+cs --allow-host-network --managed http://192.0.2.1:4000
+t "--allow-host-network in the managed profile is refused" failed_with "needs --interactive"
+t "... and the engine does not run" not_run
+cs claude
+t "managed without any URL is refused with the fix" failed_with "endpoints add NAME URL"
+t "... and the engine does not run" not_run
+cs --engine lxc --interactive
+t "an unknown engine is refused" failed_with "unknown engine 'lxc'"
+
+mv "$HOME/.gitconfig" "$T/gitconfig"
+cs --interactive
+t "no git identity configured: no GIT_* variables" lacks_arg GIT_
+mv "$T/gitconfig" "$HOME/.gitconfig"
+(cd "$T/plain" && git init -q . && git config user.name "Local Name")
+CWD=$T/plain cs --interactive
+t "the workspace's own git user.name wins" has_arg "GIT_AUTHOR_NAME=Local Name"
+t "... and the global e-mail is still passed" has_arg "GIT_COMMITTER_EMAIL=ada@example.org"
+
+CLI_SANDBOX_ENGINE_ARGS='--runtime-flag --ulimit nofile=1024:1024' \
+	CLI_SANDBOX_ENGINE_GLOBAL_ARGS='--runtime runc' cs --engine podman --interactive
+t "CLI_SANDBOX_ENGINE_GLOBAL_ARGS go before run, CLI_SANDBOX_ENGINE_ARGS right after it" \
+	expect podman --runtime runc run --runtime-flag --ulimit nofile=1024:1024 "$COMMON" \
+	-v "$HOME/.claude:/home/node/.claude" -e CLI_SANDBOX_EGRESS_PROFILE=interactive \
+	"$GIT_ENV" cli-sandbox:latest -- claude
+
+# ---------------------------------------------------------------- terminal
+cs --interactive
+t "no terminal: -i but no -t" lacks_arg "-t"
+t "no terminal: no COLUMNS/LINES" lacks_arg "COLUMNS="
+if command -v script >/dev/null 2>&1; then
+	rm -f "$FAKE_DIR/args"
+	(cd "$T/plain" && script -qec "stty rows 31 cols 101; sh '$CS' --interactive" /dev/null \
+		</dev/null >"$T/out" 2>&1)
+	t "on a terminal: -t" has_arg "-t"
+	t "on a terminal: COLUMNS from stty size" has_arg "COLUMNS=101"
+	t "on a terminal: LINES from stty size" has_arg "LINES=31"
+else
+	printf '# SKIP terminal checks: script (util-linux) is not installed\n'
+fi
+
+# ---------------------------------------------------------------- workspace refusals
+cs --interactive --workspace /
+t "workspace / is refused" failed_with "refusing to mount /"
+t "... and the engine does not run" not_run
+CWD=/ cs --interactive
+t "running from / is refused" failed_with "refusing to mount /"
+CWD=$HOME cs --interactive
+t "the home directory as workspace is refused" failed_with "home directory"
+t "... and the engine does not run" not_run
+ln -s "$HOME" "$T/homelink"
+cs --interactive --workspace "$T/homelink/."
+t "the home directory through a symlink is refused (canonical paths)" failed_with "home directory"
+cs --interactive --workspace "$T"
+t "a directory that contains the home directory is refused" failed_with "contains your home directory"
+cs --interactive --workspace "$T/nonexistent"
+t "a missing workspace is refused" failed_with "not an existing directory"
+mkdir "$T/a:b"
+cs --interactive --workspace "$T/a:b"
+t "a workspace with ':' is refused (-v cannot mount it)" failed_with "contains ':'"
+cs --interactive --workspace "$WS/"
+t "--workspace with spaces and quotes reaches -v intact" has_arg "$WS:/workspace"
+
+# ---------------------------------------------------------------- named endpoints
+cs endpoints list
+t "endpoints list with none says how to add one" grep -qF "endpoints add NAME URL" "$T/out"
+cs endpoints add ollama http://localhost:11434
+t "endpoints add succeeds" rc_is 0
+cs endpoints add gw http://192.0.2.1:4000/v1
+cs endpoints add ollama http://127.0.0.1:11434/api
+cat "$CLI_SANDBOX_HOME/endpoints" >"$T/out"
+t "the endpoints file holds one 'NAME URL' per line; add replaces a name" \
+	out_is "$(printf 'gw http://192.0.2.1:4000/v1\nollama http://127.0.0.1:11434/api')"
+for bad in 'bad name' 'a/b' '-x' '' 'é' '.hidden' 'x;y'; do
+	cs endpoints add "$bad" http://192.0.2.1:1
+	t "endpoint name '$bad' is refused" failed_with "bad endpoint name"
+done
+cs endpoints add ok_name-1.2 'http://192.0.2.1:1 x'
+t "a URL with a space is refused" failed_with "bad URL"
+cs endpoints add ok_name-1.2 http://192.0.2.3:1
+t "a name with letters, digits, - _ . is accepted" rc_is 0
+cs endpoints use nope
+t "endpoints use of an unknown name is refused" failed_with "no endpoint named 'nope'"
+cs endpoints use gw
+t "endpoints use succeeds" rc_is 0
+cs endpoints list
+t "endpoints list marks the selected one" \
+	out_is "$(printf '* gw http://192.0.2.1:4000/v1\n  ollama http://127.0.0.1:11434/api\n  ok_name-1.2 http://192.0.2.3:1')"
+cs claude
+t "managed without --managed URL takes the selected endpoint" has_arg "TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000/v1"
+cs --endpoint ok_name-1.2
+t "--endpoint NAME overrides the selection" has_arg "TASK_AGENT_MODEL_BASE_URL=http://192.0.2.3:1"
+cs --managed http://192.0.2.4:5 --endpoint ok_name-1.2
+t "--managed URL overrides --endpoint" has_arg "TASK_AGENT_MODEL_BASE_URL=http://192.0.2.4:5"
+cs --interactive
+t "interactive ignores the selection (the CLI keeps its own provider)" lacks_arg "TASK_AGENT_MODEL_BASE_URL"
+cs --interactive --endpoint gw
+t "interactive with --endpoint NAME passes its URL" has_arg "TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000/v1"
+cs endpoints rm nope
+t "endpoints rm of an unknown name is refused" failed_with "no endpoint named 'nope'"
+cs endpoints rm gw
+t "endpoints rm succeeds" rc_is 0
+cs endpoints list
+t "endpoints rm removes it and clears the selection" \
+	out_is "$(printf '  ollama http://127.0.0.1:11434/api\n  ok_name-1.2 http://192.0.2.3:1')"
+t "... the current file is gone" [ ! -e "$CLI_SANDBOX_HOME/current" ]
+cs claude
+t "managed after removing the selected endpoint is refused" failed_with "--managed URL"
+cs endpoints frob
+t "an unknown endpoints command is refused" failed_with "unknown endpoints command"
+
+# ---------------------------------------------------------------- the host-endpoint rewrite
+FAKE_GATEWAY=172.17.0.1 cs --managed http://localhost:11434
+t "docker: localhost:11434 becomes the bridge gateway" has_arg "TASK_AGENT_MODEL_BASE_URL=http://172.17.0.1:11434"
+t "docker: the gateway comes from 'network inspect bridge'" grep -qx bridge "$FAKE_DIR/queries"
+FAKE_GATEWAY='fd00::1 172.17.0.1' cs --managed http://127.0.0.1:11434/v1/
+t "docker: 127.0.0.1 with a path, IPv6 gateway skipped" has_arg "TASK_AGENT_MODEL_BASE_URL=http://172.17.0.1:11434/v1/"
+FAKE_GATEWAY=172.17.0.1 cs --managed https://host
+t "docker: the word host without a port" has_arg "TASK_AGENT_MODEL_BASE_URL=https://172.17.0.1"
+cs endpoints use ollama
+FAKE_GATEWAY=172.17.0.1 cs
+t "a selected endpoint on localhost is rewritten too" has_arg "TASK_AGENT_MODEL_BASE_URL=http://172.17.0.1:11434/api"
+FAKE_GATEWAY=172.17.0.1 cs --interactive --endpoint ollama
+t "interactive: a host endpoint is rewritten too" has_arg "TASK_AGENT_MODEL_BASE_URL=http://172.17.0.1:11434/api"
+FAKE_GATEWAY=172.17.0.1 cs --managed http://localhost.example:11434
+t "other host names are left alone" has_arg "TASK_AGENT_MODEL_BASE_URL=http://localhost.example:11434"
+t "... and the engine is not asked for a gateway" [ ! -f "$FAKE_DIR/queries" ]
+FAKE_GATEWAY=172.17.0.1 CLI_SANDBOX_HOST_ADDRESS=192.0.2.77 cs --managed http://localhost:11434
+t "CLI_SANDBOX_HOST_ADDRESS overrides the discovery" has_arg "TASK_AGENT_MODEL_BASE_URL=http://192.0.2.77:11434"
+cs --managed http://localhost:11434
+t "no gateway known: refused with the fix" failed_with "CLI_SANDBOX_HOST_ADDRESS"
+t "... and the engine does not run" not_run
+FAKE_GATEWAY=10.88.0.1 cs --engine podman --managed http://localhost:11434
+if [ "$(id -u)" = 0 ]; then
+	t "podman (rootful): localhost becomes the podman network's gateway" has_arg "TASK_AGENT_MODEL_BASE_URL=http://10.88.0.1:11434"
+	t "podman: the gateway comes from 'network inspect podman'" grep -qx podman "$FAKE_DIR/queries"
+else
+	t "podman (rootless): refused, asking for CLI_SANDBOX_HOST_ADDRESS" failed_with "CLI_SANDBOX_HOST_ADDRESS"
+fi
+
+# ---------------------------------------------------------------- --docker-socket
+: >"$T/sock"
+sock_gid=$(id -g)
+if [ "$(id -u)" = 0 ]; then chgrp 4242 "$T/sock" && sock_gid=4242; fi
+CLI_SANDBOX_DOCKER_SOCKET=$T/sock cs --interactive --docker-socket
+t "--docker-socket mounts the socket at /var/run/docker.sock" has_arg "$T/sock:/var/run/docker.sock"
+t "--docker-socket adds the socket's group" expect docker run "$COMMON" \
+	-v "$HOME/.claude:/home/node/.claude" -v "$T/sock:/var/run/docker.sock" --group-add "$sock_gid" \
+	-e CLI_SANDBOX_EGRESS_PROFILE=interactive "$GIT_ENV" cli-sandbox:latest -- claude
+t "--docker-socket warns that the agent controls the host's engine" err_has "full control of the host's docker"
+mkdir -p "$T/nostat"
+printf '#!/bin/sh\nexit 1\n' >"$T/nostat/stat" && chmod +x "$T/nostat/stat"
+PATH="$T/nostat:$PATH" CLI_SANDBOX_DOCKER_SOCKET=$T/sock cs --interactive --docker-socket
+t "without a working stat, the group comes from ls -n" has_arg "$sock_gid"
+if [ "$(id -u)" = 0 ]; then
+	chgrp 0 "$T/sock"
+	CLI_SANDBOX_DOCKER_SOCKET=$T/sock cs --interactive --docker-socket
+	t "a socket of group 0: warned that the sandbox drops that group" err_has "belongs to group 0"
+	chgrp "$sock_gid" "$T/sock"
+fi
+CLI_SANDBOX_DOCKER_SOCKET=$T/sock cs --interactive --docker-socket
+t "a socket of another group: no group-0 warning" [ "$(grep -c 'group 0' "$T/err")" -eq 0 ]
+CLI_SANDBOX_DOCKER_SOCKET=$T/nosock cs --interactive --docker-socket
+t "a missing socket is refused" failed_with "does not exist"
+t "... and the engine does not run" not_run
+cs --interactive
+t "no --docker-socket: no socket, no group" lacks_arg "docker.sock"
+DOCKER_HOST=tcp://192.0.2.1:2375 cs --interactive --docker-socket
+t "DOCKER_HOST that is not a unix socket is refused" failed_with "not a unix socket"
+DOCKER_HOST=unix://$T/sock cs --interactive --docker-socket
+t "DOCKER_HOST=unix://PATH is the socket" has_arg "$T/sock:/var/run/docker.sock"
+
+# ---------------------------------------------------------------- --dry-run
+cs --dry-run --managed http://192.0.2.1:4000 codex -- "it's" "a \"b\" \$c \\d" 'two
+lines'
+cp "$T/out" "$T/dry"
+t "--dry-run does not run the engine" not_run
+t "--dry-run: first line is 'docker \\'" [ "$(sed -n 1p "$T/dry")" = "docker \\" ]
+t "--dry-run: the next lines are single-quoted, e.g. \"  'run' \\\"" [ "$(sed -n 2p "$T/dry")" = "  'run' \\" ]
+t "--dry-run: the last line has no backslash" [ "$(tail -n 1 "$T/dry")" = "lines'" ]
+(cd "$T/plain" && sh <"$T/dry")
+cp "$FAKE_DIR/args" "$T/dry-args"
+cs --managed http://192.0.2.1:4000 codex -- "it's" "a \"b\" \$c \\d" 'two
+lines'
+t "--dry-run output pasted into sh runs the engine with exactly the same arguments" \
+	cmp -s "$T/dry-args" "$FAKE_DIR/args"
+CLI_SANDBOX_ENGINE_GLOBAL_ARGS='--runtime runc' cs --engine podman --dry-run --interactive
+t "--dry-run shows the global engine arguments before run" \
+	[ "$(sed -n 1,3p "$T/out")" = "$(printf "podman \\\\\n  '--runtime' \\\\\n  'runc' \\\\")" ]
+
+# ---------------------------------------------------------------- build
+cs build --build-arg A=1 --no-cache
+t "build runs ENGINE build -t IMAGE ARGS REPO" expect docker build -t cli-sandbox:latest --build-arg A=1 --no-cache "$repo"
+ln -s "$CS" "$T/bin/cli-sandbox-link"
+rm -f "$FAKE_DIR/args"
+(cd "$T/plain" && "$T/bin/cli-sandbox-link" --engine podman --image x/y build >/dev/null 2>&1)
+t "build through a symlink still finds the repository" expect podman build -t x/y "$repo"
+cs --dry-run build
+t "build --dry-run prints the command" out_is "$(printf "docker \\\\\n  'build' \\\\\n  '-t' \\\\\n  'cli-sandbox:latest' \\\\\n  '%s'" "$repo")"
+
+# ---------------------------------------------------------------- engine selection
+# $T/min: the POSIX tools only (no engine, no nc, curl or wget); $T/only-*: one fake engine.
+mkdir -p "$T/min" "$T/only-podman" "$T/only-docker"
+for tool in sh cat awk mkdir mv rm id ls git dirname readlink tail grep stty sed; do
+	p=$(command -v "$tool") && ln -s "$p" "$T/min/$tool"
+done
+cp "$T/bin/podman" "$T/only-podman/" && cp "$T/bin/docker" "$T/only-docker/"
+PATH="$T/min" cs --interactive
+t "no engine installed: refused" failed_with "neither docker nor podman"
+PATH="$T/only-podman:$T/min" cs --interactive
+t "only podman installed: podman is used" has_arg podman
+PATH="$T/only-podman:$T/min" cs --interactive --engine docker
+t "--engine docker when docker is not installed: refused" failed_with "docker is not installed"
+PATH="$T/only-podman:$T/min" cs --interactive --engine docker --dry-run
+t "... but --dry-run still prints the command" [ "$(sed -n 1p "$T/out")" = "docker \\" ]
+cs --interactive
+t "both installed: docker is used" has_arg docker
+
+# ---------------------------------------------------------------- doctor
+json_ok() { python3 -m json.tool "$T/out" >/dev/null 2>&1 || { why "not JSON: $(cat "$T/out")"; return 1; }; }
+# jq_is EXPR VALUE: a python expression over the parsed object j (checks by name: c["engine"];
+# the workspace path: ws) prints VALUE.
+jq_is() {
+	_v=$(python3 -c 'import json,sys
+j = json.load(open(sys.argv[1])); c = {x["name"]: x for x in j["checks"]}; ws = sys.argv[3]
+print(eval(sys.argv[2]))' "$T/out" "$1" "$WS" 2>&1)
+	[ "$_v" = "$2" ] || { why "$1 is '$_v', not '$2'; output: $(cat "$T/out")"; return 1; }
+}
+# A TCP listener on 127.0.0.1 that ends by itself after 120 s.
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16); s.settimeout(1)
+open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1]))
+import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+end = time.time() + 120
+while time.time() < end:
+    try: s.accept()[0].close()
+    except socket.timeout: pass' "$T/port" &
+listener_pid=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+port=$(cat "$T/port" 2>/dev/null)
+t "the test listener started" [ -n "$port" ]
+closed=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+
+# Endpoints on 127.0.0.1 are host endpoints: the fake gateway keeps every test on loopback.
+FAKE_GATEWAY=127.0.0.1
+export FAKE_GATEWAY
+cs doctor --json --managed "http://127.0.0.1:$port/v1"
+t "doctor --json, all good: exit 0" rc_is 0
+t "doctor --json, all good: valid JSON" json_ok
+t "doctor --json, all good: ok is true" jq_is 'j["ok"]' True
+t "doctor --json: checks engine, image, endpoint, workspace" jq_is '[x["name"] for x in j["checks"]]' "['engine', 'image', 'endpoint', 'workspace']"
+t "doctor --json: the workspace detail survives quotes and backslashes" jq_is 'c["workspace"]["detail"] == ws' True
+FAKE_IMAGE_RC=1 cs doctor --json --managed "http://127.0.0.1:$port"
+t "doctor --json without the image: exit non-zero" [ "$rc" -ne 0 ]
+t "doctor --json without the image: valid JSON" json_ok
+t "doctor --json without the image: ok is false" jq_is 'j["ok"]' False
+t "doctor --json without the image: the image check fails" jq_is 'c["image"]["ok"]' False
+t "doctor --json without the image: its fix is to build" jq_is '"cli-sandbox build" in c["image"]["fix"]' True
+t "doctor --json without the image: the other checks pass" jq_is '[c[k]["ok"] for k in ("engine", "endpoint", "workspace")]' "[True, True, True]"
+t "doctor asked the engine about the image" grep -qx cli-sandbox:latest "$FAKE_DIR/queries"
+FAKE_IMAGE_RC=1 cs doctor --managed "http://127.0.0.1:$port"
+t "doctor (text) without the image: exit non-zero" [ "$rc" -ne 0 ]
+t "doctor (text): the failure and its fix are printed" grep -q '^FAIL image: .*' "$T/out"
+t "doctor (text): a 'fix:' line follows" grep -q '^ *fix: build it: host/cli-sandbox build' "$T/out"
+t "doctor (text): passing checks say ok" grep -q '^ok   engine: docker answers' "$T/out"
+FAKE_VERSION_RC=1 cs doctor --json --managed "http://127.0.0.1:$port"
+t "doctor: an engine that does not answer fails engine and image" jq_is '(j["ok"], c["engine"]["ok"], c["image"]["ok"])' "(False, False, False)"
+cs doctor --json --managed "http://127.0.0.1:$closed"
+t "doctor: a closed endpoint port fails the endpoint check" jq_is '(j["ok"], c["endpoint"]["ok"])' "(False, False)"
+cs endpoints rm ollama
+cs doctor --json
+t "doctor, managed without an endpoint: endpoint fails with the fix" jq_is '(c["endpoint"]["ok"], "endpoints add" in c["endpoint"]["fix"])' "(False, True)"
+cs doctor --json --interactive
+t "doctor, interactive without an endpoint: endpoint is fine" jq_is 'c["endpoint"]["ok"]' True
+CWD=$HOME cs doctor --json --interactive
+t "doctor in the home directory: the workspace check fails" jq_is '(j["ok"], c["workspace"]["ok"])' "(False, False)"
+cs endpoints add local "http://localhost:$port"
+FAKE_GATEWAY=127.0.0.1 cs doctor --json --endpoint local
+t "doctor: a host endpoint is tested as given and at the gateway address" jq_is '(c["endpoint"]["ok"], "containers use http://127.0.0.1:" in c["endpoint"]["detail"])' "(True, True)"
+printf '#!/bin/sh\necho "2: lo    inet 127.0.0.2/8 scope host lo"\n' >"$T/nostat/ip" && chmod +x "$T/nostat/ip"
+rm -f "$T/nostat/stat"
+PATH="$T/nostat:$PATH" FAKE_GATEWAY=127.0.0.2 cs doctor --json --endpoint local
+t "doctor: a host server not listening where containers connect fails with the fix" \
+	jq_is '(c["endpoint"]["ok"], "listen on 127.0.0.2" in c["endpoint"]["fix"])' "(False, True)"
+FAKE_GATEWAY=127.0.0.3 cs doctor --json --endpoint local
+t "doctor: a gateway address not up on this host is not tested" jq_is '(c["endpoint"]["ok"], "not tested" in c["endpoint"]["detail"])' "(True, True)"
+PATH="$T/only-docker:$T/min" cs doctor --json --managed "http://127.0.0.1:$port"
+t "doctor without nc, curl or wget: the endpoint cannot be tested" jq_is '(c["endpoint"]["ok"], "cannot test" in c["endpoint"]["detail"])' "(False, True)"
+PATH="$T/min" cs doctor --json --interactive
+t "doctor with no engine at all: reported, not a crash" jq_is '(j["ok"], c["engine"]["ok"])' "(False, False)"
+unset FAKE_GATEWAY
+
+# ---------------------------------------------------------------- other shells
+printf '#!/bin/sh\nexec bash --posix "$@"\n' >"$T/bash-posix" && chmod +x "$T/bash-posix"
+for shell in dash bash-posix; do
+	command -v "${shell%-posix}" >/dev/null 2>&1 || { printf '# SKIP %s: not installed\n' "$shell"; continue; }
+	SH_UNDER_TEST=$shell
+	[ "$shell" = dash ] || SH_UNDER_TEST=$T/bash-posix
+	cs --managed http://192.0.2.1:4000/v1 -- "it's"
+	t "$shell: managed claude, exact arguments" expect docker run "$COMMON" \
+		-v "$HOME/.claude:/home/node/.claude" \
+		-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000/v1 \
+		"$GIT_ENV" cli-sandbox:latest -- claude "it's"
+	SH_UNDER_TEST='sh'
+done
+
+printf '%d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]
