@@ -1,8 +1,20 @@
 #include "netfilter/apply.h"
 
-/* Until the netlink renderer lands, a real start refuses to run: fail closed. */
+#include "netfilter/nl_batch.h"
+#include "netfilter/readback.h"
+
 int firewall_apply(const struct nf_ruleset *rs, struct cs_error *err)
 {
-	(void)rs;
-	return cs_fail(err, CS_EXIT_OSERR, "the netlink firewall is not implemented in this build; no command is started");
+	struct mnl_socket *nl = nl_open(err);
+	struct nl_batch *b;
+	int rc = -1;
+
+	if (!nl)
+		return -1;
+	b = nl_batch_build(rs, err);
+	if (b && nl_batch_send(nl, b, err) == 0 && readback_verify(nl, rs, err) == 0)
+		rc = 0;
+	nl_batch_free(b);
+	mnl_socket_close(nl);
+	return rc;
 }

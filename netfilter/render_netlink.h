@@ -1,0 +1,36 @@
+/* The third renderer: the ruleset model as libnftnl objects.
+ *
+ * It emits the same expressions, in the same order and with the same
+ * dependencies (meta nfproto before ip fields, meta l4proto before ports),
+ * as nft emits for the text renderer's output, so a kernel programmed from
+ * these objects lists exactly like one loaded from the dry-run dump. */
+#ifndef CLI_SANDBOX_RENDER_NETLINK_H
+#define CLI_SANDBOX_RENDER_NETLINK_H
+
+#include <libnftnl/chain.h>
+#include <libnftnl/rule.h>
+#include <libnftnl/set.h>
+#include <libnftnl/table.h>
+
+#include "netfilter/model.h"
+
+/* Each returns a new object, or NULL when memory runs out or the model holds
+ * something this renderer cannot express (e.g. an unknown interface). */
+struct nftnl_table *netlink_table(const struct nf_ruleset *rs);
+struct nftnl_chain *netlink_chain(const struct nf_ruleset *rs, size_t chain);
+/* The set with its elements; set_id is the batch-local id lookups refer to. */
+struct nftnl_set *netlink_set(const struct nf_ruleset *rs, size_t set, uint32_t set_id);
+struct nftnl_rule *netlink_rule(const struct nf_ruleset *rs, size_t chain, size_t rule);
+
+/* The batch-local id of set i (ids start at 1; 0 means "none"). */
+static inline uint32_t netlink_set_id(size_t set_index)
+{
+	return (uint32_t)set_index + 1;
+}
+
+/* Writes the rule's expressions, one "[ ... ]" per line as nft --debug=netlink
+ * prints them, into buf; returns the length or -1.  Used to compare what was
+ * sent with what the kernel reports back, and by the golden tests. */
+int netlink_rule_exprs_text(const struct nftnl_rule *r, char *buf, size_t len);
+
+#endif
