@@ -1,9 +1,145 @@
 #include "caps/drop.h"
 
-/* Until the privilege drop lands, a real start refuses to run: fail closed. */
+#include <cap-ng.h>
+#include <errno.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "caps/verify.h"
+
+/* The order matters:
+ *
+ *  1. Read the starting capabilities.  CAP_SETUID and CAP_SETGID are
+ *     required; without them nothing can be changed and we stop (71).
+ *  2. With CAP_SETPCAP: empty the bounding set, then set and lock the
+ *     securebits.  Both need CAP_SETPCAP in the effective set, so they come
+ *     before anything that sheds it.  Without CAP_SETPCAP the bounding set
+ *     stays as the container started; no_new_privs (step 6) makes it
+ *     unusable: no exec can ever raise a capability again.
+ *  3. setgroups() while CAP_SETGID is still held.  The list comes from
+ *     user_resolve() (our own /etc/group parser), never from
+ *     CAPNG_INIT_SUPP_GRP, which calls initgroups() and so NSS, unavailable
+ *     in the static binary.
+ *  4. setresgid() then setresuid(): the gid first, while CAP_SETGID is
+ *     still effective.  We call them directly instead of capng_change_id():
+ *     it toggles PR_SET_KEEPCAPS, which the locked securebits forbid, and a
+ *     failure inside it can leave keepcaps set.
+ *  5. Empty the permitted, effective and inheritable sets (capset) and the
+ *     ambient set (PR_CAP_AMBIENT_CLEAR_ALL).  With SECBIT_NO_SETUID_FIXUP
+ *     the uid change in step 4 cleared nothing by itself: this step does.
+ *  6. no_new_privs, and the dumpable decision below.
+ *  7. Verify everything from the kernel (caps/verify.c); any mismatch fails
+ *     closed.
+ *
+ * PR_SET_DUMPABLE: we set it to 0, explicitly, rather than restore it to 1
+ * as bubblewrap does.  The kernel already clears it on the uid change when
+ * fs.suid_dumpable is 0, but that sysctl is the host's to choose, so we do
+ * not depend on it.  A non-dumpable init keeps /proc/1/{environ,mem,maps,fd}
+ * owned by root and unreadable, and refuses ptrace, to the command it runs as
+ * the same uid: the agent cannot inspect or steer its own supervisor, and the
+ * init writes a core dump nowhere.  The init needs nothing from /proc/self
+ * after the drop (bubblewrap's reason to restore it is writing its own
+ * uid_map).  The command itself is unaffected: execve() makes a process
+ * dumpable again when its real and effective ids agree and the binary is
+ * readable, so the command's /proc/self belongs to the user as usual. */
+
+static bool effective(unsigned int cap)
+{
+	return capng_have_capability(CAPNG_EFFECTIVE, cap) != 0;
+}
+
+static int clear_bounding_set(struct cs_error *err)
+{
+	int last = caps_last_cap(), rc;
+
+	capng_clear(CAPNG_SELECT_BOUNDS);
+	rc = capng_apply(CAPNG_SELECT_BOUNDS);
+	if (rc != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "emptying the capability bounding set failed (libcap-ng %d: %s); the command is not started, check for a seccomp or LSM policy that blocks prctl(PR_CAPBSET_DROP)",
+			       rc, strerror(errno));
+	/* libcap-ng can report success when the kernel refused: ask the kernel. */
+	for (int c = 0; c <= last; c++)
+		if (prctl(PR_CAPBSET_READ, (unsigned long)c, 0, 0, 0) != 0)
+			return cs_fail(err, CS_EXIT_OSERR, "capability %d is still in the bounding set after PR_CAPBSET_DROP; the command is not started, check for a seccomp or LSM policy that blocks prctl", c);
+	return 0;
+}
+
+static int lock_securebits(struct cs_error *err)
+{
+	int old = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	unsigned int bits;
+
+	if (old < 0)
+		return cs_fail(err, CS_EXIT_OSERR, "PR_GET_SECUREBITS failed (%s); the command is not started", strerror(errno));
+	/* Keep whatever an outer sandbox already set (a locked bit cannot be
+	 * cleared anyway), add ours, and turn KEEP_CAPS off before locking it. */
+	bits = ((unsigned int)old | CS_SECUREBITS_WANTED) & ~SECBIT_KEEP_CAPS;
+	if (prctl(PR_SET_SECUREBITS, (unsigned long)bits, 0, 0, 0) != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "locking the securebits (%#x -> %#x) failed (%s); the command is not started, the container may have locked them already with keepcaps on",
+			       (unsigned int)old, bits, strerror(errno));
+	return 0;
+}
+
+static int set_identity(const struct cs_user *u, struct cs_error *err)
+{
+	if (setgroups(u->n_groups, u->groups) != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "setgroups (%zu groups) failed (%s); %s", u->n_groups, strerror(errno),
+			       errno == EPERM ? "setgroups is denied in this user namespace or CAP_SETGID is missing; start the container with --cap-add=SETGID"
+					      : "the command is not started");
+	if (setresgid(u->gid, u->gid, u->gid) != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "setresgid(%u) failed (%s); %s", (unsigned)u->gid, strerror(errno),
+			       errno == EINVAL ? "the gid is not mapped in this user namespace, choose a CLI_SANDBOX_USER inside the container's id mapping"
+					       : "start the container with --cap-add=SETGID");
+	if (setresuid(u->uid, u->uid, u->uid) != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "setresuid(%u) failed (%s); %s", (unsigned)u->uid, strerror(errno),
+			       errno == EINVAL ? "the uid is not mapped in this user namespace, choose a CLI_SANDBOX_USER inside the container's id mapping"
+			       : errno == EAGAIN ? "the user is over its RLIMIT_NPROC, raise the limit or stop its other processes"
+					       : "start the container with --cap-add=SETUID");
+	return 0;
+}
+
+static int clear_capability_sets(struct cs_error *err)
+{
+	int rc;
+
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL)
+		return cs_fail(err, CS_EXIT_OSERR, "clearing the ambient capabilities failed (%s); the command is not started", strerror(errno));
+	capng_clear(CAPNG_SELECT_ALL);
+	rc = capng_apply(CAPNG_SELECT_CAPS | CAPNG_SELECT_AMBIENT);
+	if (rc != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "emptying the capability sets failed (libcap-ng %d: %s); the command is not started", rc, strerror(errno));
+	return 0;
+}
+
 int privileges_drop(const struct cs_user *user, struct drop_result *res, struct cs_error *err)
 {
-	(void)user;
+	bool setpcap;
+
 	res->bounding_cleared = false;
-	return cs_fail(err, CS_EXIT_OSERR, "the privilege drop is not implemented in this build; no command is started");
+	if (capng_get_caps_process() != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "cannot read the process's capabilities (%s); the command is not started", strerror(errno));
+	if (!effective(CAP_SETUID) || !effective(CAP_SETGID))
+		return cs_fail(err, CS_EXIT_OSERR, "%s missing: the init cannot switch to uid %u; start the container with --cap-add=SETUID --cap-add=SETGID",
+			       !effective(CAP_SETUID) && !effective(CAP_SETGID) ? "CAP_SETUID and CAP_SETGID"
+			       : !effective(CAP_SETUID)                         ? "CAP_SETUID" : "CAP_SETGID",
+			       (unsigned)user->uid);
+	if (user->uid == 0 || user->gid == 0)
+		return cs_fail(err, CS_EXIT_OSERR, "refusing to drop to uid %u gid %u (root); name an unprivileged CLI_SANDBOX_USER",
+			       (unsigned)user->uid, (unsigned)user->gid);
+	setpcap = effective(CAP_SETPCAP);
+	if (setpcap && (clear_bounding_set(err) || lock_securebits(err)))
+		return -1;
+	if (set_identity(user, err) || clear_capability_sets(err))
+		return -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "setting no_new_privs failed (%s); the command is not started", strerror(errno));
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "clearing the dumpable flag failed (%s); the command is not started", strerror(errno));
+	if (privileges_verify(user, setpcap, err))
+		return -1;
+	res->bounding_cleared = setpcap;
+	return 0;
 }
