@@ -1,24 +1,258 @@
 #include "entrypoint/init.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+/* Signals the init passes on to the command.  What a terminal generates
+ * (INT, QUIT, TSTP from ^C ^\ ^Z; WINCH on resize) goes straight to the
+ * terminal's foreground group, which is the command's group once it took the
+ * terminal; these arrive at the init only from outside (docker stop / kill,
+ * the docker client's sig-proxy, a non-tty run).  SIGTTIN and SIGTTOU are not
+ * forwarded: the terminal sends them to whoever touches it from the
+ * background, so one aimed at the init concerns the init alone, and stopping
+ * the command for it would be wrong; the init ignores both instead. */
+static const int forwarded[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGWINCH, SIGCONT, SIGTSTP,
+};
+
+#define GRACE_MS 2000      /* leftovers get SIGTERM, then this long before SIGKILL */
+#define KILL_WAIT_MS 1000  /* after SIGKILL, wait this long for the last reaps */
+
+static sigset_t original_mask;
+static bool prepared;
+
+static void supervised_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaddset(set, forwarded[i]);
+	sigaddset(set, SIGCHLD);
+}
 
 void init_prepare_signals(void)
 {
+	sigset_t set;
+
+	supervised_set(&set);
+	/* Blocked, not handled: PID 1 of a pid namespace drops a signal whose
+	 * action is the default, but a blocked one stays pending for the
+	 * signalfd.  Nothing can fail here but a bad argument. */
+	if (sigprocmask(SIG_BLOCK, &set, &original_mask) == 0)
+		prepared = true;
+}
+
+/* Puts the child's group in the terminal's foreground, so an interactive
+ * shell gets job control and reads the terminal without SIGTTIN.  SIGTTOU is
+ * ignored here (inherited from the init): tcsetpgrp from what is still a
+ * background group would otherwise stop us. */
+static void take_terminal(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (!isatty(fd))
+			continue;
+		if (tcsetpgrp(fd, getpgrp()) != 0 && errno != ENOTTY && errno != ENXIO)
+			cs_warn("cannot give the terminal to the command (%s); job control will not work in it", strerror(errno));
+		return;
+	}
+}
+
+struct saved_actions {
+	struct sigaction ttin, ttou, chld;
+};
+
+static void run_child(char *const argv[], char *const envp[], const struct saved_actions *saved)
+{
+	struct cs_error err;
+
+	(void)setpgid(0, 0);  /* the parent does it too, whoever runs first */
+	take_terminal();
+	sigaction(SIGTTIN, &saved->ttin, NULL);
+	sigaction(SIGTTOU, &saved->ttou, NULL);
+	sigaction(SIGCHLD, &saved->chld, NULL);
+	sigprocmask(SIG_SETMASK, &original_mask, NULL);
+	exec_command(argv, envp, &err);
+	cs_print_error(&err);
+	_exit(err.status);
+}
+
+static int exit_status(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return CS_EXIT_OSERR;
+}
+
+/* Reaps every child that has exited.  SIGCHLDs coalesce, so this drains with
+ * WNOHANG and notices the main child among whatever it reaps.  Returns true
+ * when no child is left at all. */
+static bool reap(pid_t main_child, bool *main_done, int *status)
+{
+	for (;;) {
+		int st;
+		pid_t p = waitpid(-1, &st, WNOHANG);
+
+		if (p > 0) {
+			if (p == main_child) {
+				*main_done = true;
+				*status = exit_status(st);
+			}
+			continue;
+		}
+		if (p == 0)
+			return false;
+		if (errno == EINTR)
+			continue;
+		if (errno != ECHILD)
+			cs_warn("waitpid failed (%s); retrying", strerror(errno));
+		return errno == ECHILD;
+	}
+}
+
+/* To the command's process group (a shell's pipeline included) while the
+ * command leads it; to the command alone if it has moved elsewhere. */
+static void forward(pid_t child, int sig)
+{
+	pid_t target = getpgid(child) == child ? -child : child;
+
+	if (kill(target, sig) != 0 && errno != ESRCH)
+		cs_warn("cannot forward signal %d to the command (%s)", sig, strerror(errno));
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* kill(-1, ...) from PID 1 reaches every other process of the namespace the
+ * init may signal: all of them run as the user's uid after the drop. */
+static void signal_leftovers(int sig)
+{
+	if (kill(-1, sig) != 0 && errno != ESRCH)
+		cs_warn("cannot signal the remaining processes (%s)", strerror(errno));
+}
+
+static void drain(int sfd, pid_t child, bool main_done)
+{
+	struct signalfd_siginfo si;
+	ssize_t n;
+
+	while ((n = read(sfd, &si, sizeof(si))) == (ssize_t)sizeof(si))
+		if (si.ssi_signo != SIGCHLD && !main_done)
+			forward(child, (int)si.ssi_signo);
+	if (n < 0 && errno != EAGAIN && errno != EINTR)
+		cs_warn("reading signals failed (%s); retrying", strerror(errno));
+}
+
+/* The loop never gives up on a transient error: it warns and goes on. */
+static int supervise(int sfd, pid_t child)
+{
+	enum { RUNNING, TERMINATING, KILLING } phase = RUNNING;
+	bool main_done = false;
+	int status = CS_EXIT_OSERR;
+	long long deadline = 0;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = sfd, .events = POLLIN };
+		bool none_left = reap(child, &main_done, &status);
+		int timeout = -1, r;
+
+		if (main_done && phase == RUNNING) {
+			phase = TERMINATING;
+			deadline = now_ms() + GRACE_MS;
+			if (!none_left) {
+				signal_leftovers(SIGTERM);
+				signal_leftovers(SIGCONT);  /* a stopped job must see its SIGTERM */
+			}
+		}
+		if (main_done && none_left)
+			break;
+		if (phase != RUNNING && now_ms() >= deadline) {
+			if (phase == KILLING) {
+				cs_warn("processes survived SIGKILL for %d ms; exiting, the kernel ends them with the namespace", KILL_WAIT_MS);
+				break;
+			}
+			phase = KILLING;
+			deadline = now_ms() + KILL_WAIT_MS;
+			signal_leftovers(SIGKILL);
+		}
+		if (phase != RUNNING) {
+			long long left = deadline - now_ms();
+
+			timeout = left < 0 ? 0 : (int)left;
+		}
+		r = poll(&pfd, 1, timeout);
+		if (r < 0 && errno != EINTR) {
+			cs_warn("poll on the signal descriptor failed (%s); retrying", strerror(errno));
+			nanosleep(&(struct timespec){ .tv_nsec = 100 * 1000 * 1000 }, NULL);
+		}
+		if (r > 0)
+			drain(sfd, child, main_done);
+	}
+	return status;
 }
 
 int init_supervise(char *const argv[], char *const envp[])
 {
 	struct cs_error err;
+	struct saved_actions saved;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, dfl = { .sa_handler = SIG_DFL };
+	sigset_t set;
+	pid_t child;
+	int sfd;
 
-	exec_command(argv, envp, &err);
-	cs_print_error(&err);
-	return err.status;
+	if (!prepared)
+		init_prepare_signals();
+	supervised_set(&set);
+	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0) {
+		cs_fail(&err, CS_EXIT_OSERR, "cannot create the init's signalfd (%s); the command is not started", strerror(errno));
+		cs_print_error(&err);
+		return err.status;
+	}
+	/* Background terminal access must never stop the init; SIGCHLD must not
+	 * be inherited as ignored, or the kernel would reap the command's status
+	 * away from us. */
+	sigaction(SIGTTIN, &ign, &saved.ttin);
+	sigaction(SIGTTOU, &ign, &saved.ttou);
+	sigaction(SIGCHLD, &dfl, &saved.chld);
+	child = fork();
+	if (child < 0) {
+		cs_fail(&err, CS_EXIT_OSERR, "cannot fork the command (%s); the command is not started", strerror(errno));
+		cs_print_error(&err);
+		return err.status;
+	}
+	if (child == 0)
+		run_child(argv, envp, &saved);
+	/* Also here, so a signal forwarded before the child ran finds its group.
+	 * EACCES (the child already exec'd) and ESRCH are harmless. */
+	(void)setpgid(child, child);
+	return supervise(sfd, child);
 }
 
 int exec_command(char *const argv[], char *const envp[], struct cs_error *err)
 {
+	int e;
+
+	if (!argv || !argv[0] || !argv[0][0])
+		return cs_fail(err, CS_EXIT_NOTFOUND, "no command to run; give COMMAND or leave it out for claude");
 	execvpe(argv[0], argv, envp);
-	return cs_fail(err, errno == ENOENT ? CS_EXIT_NOTFOUND : CS_EXIT_NOEXEC,
-		       "cannot run '%s'; install it or fix PATH", argv[0]);
+	e = errno;
+	if (e == ENOENT || e == ENOTDIR)
+		return cs_fail(err, CS_EXIT_NOTFOUND, strchr(argv[0], '/') ? "'%.200s' does not exist; fix the command's path"
+						      : "'%.200s' was not found in PATH; install it in the image or fix PATH", argv[0]);
+	if (e == EACCES)
+		return cs_fail(err, CS_EXIT_NOEXEC, "'%.200s' is not executable by the sandbox user (%s); make it executable (chmod +x) and readable", argv[0], strerror(e));
+	return cs_fail(err, CS_EXIT_NOEXEC, "cannot execute '%.200s' (%s); check that it is a program for this machine", argv[0], strerror(e));
 }
