@@ -164,8 +164,8 @@ static bool looks_numeric(const char *h, size_t len)
 			while (i < len && isdigit((unsigned char)h[i]))
 				i++;
 		}
-		if (i == start)
-			return false;
+		if (i == start && (i == len || h[i] != '.'))
+			return false;  /* "192.0..2" stays an IPv4 attempt: an empty label */
 		if (i < len && h[i] != '.')
 			return false;
 		if (i < len)

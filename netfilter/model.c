@@ -156,8 +156,12 @@ static bool rule_ok(const struct nf_ruleset *rs, const struct nf_rule *r)
 			break;
 		case MATCH_IP_SADDR:
 		case MATCH_IP_DADDR:
-		case MATCH_CT_ORIG_DADDR:
 			if (!prefix_ok(m->u.prefix))
+				return false;
+			break;
+		case MATCH_CT_ORIG_DADDR:
+			/* whole addresses only (resolvers): nft encodes prefixes here differently */
+			if (m->u.prefix.len != 32)
 				return false;
 			break;
 		case MATCH_IP_DADDR_SET:
@@ -169,11 +173,16 @@ static bool rule_ok(const struct nf_ruleset *rs, const struct nf_rule *r)
 			    m->u.dport.port == 0)
 				return false;
 			break;
-		case MATCH_CT_ORIG_DPORT:
-			/* proto-dst means nothing without a transport protocol. */
-			if (i == 0 || r->matches[i - 1].kind != MATCH_L4PROTO || m->u.port == 0)
+		case MATCH_CT_ORIG_DPORT: {
+			/* proto-dst means nothing without a transport protocol before it. */
+			bool proto = false;
+
+			for (size_t k = 0; k < i; k++)
+				proto = proto || r->matches[k].kind == MATCH_L4PROTO;
+			if (!proto || m->u.port == 0)
 				return false;
 			break;
+		}
 		default:
 			return false;
 		}

@@ -310,7 +310,9 @@ static int expr_text_cb(struct nftnl_expr *e, void *data)
 	int n;
 
 	nftnl_expr_snprintf(one, sizeof(one), e, NFTNL_OUTPUT_DEFAULT, 0);
-	n = snprintf(c->buf + c->used, c->len - c->used, "[ %s ]\n", one);
+	/* "[ <name> <text>]" is exactly how nft --debug=netlink prints it. */
+	n = snprintf(c->buf + c->used, c->len - c->used, "  [ %s %s]\n",
+		     nftnl_expr_get_str(e, NFTNL_EXPR_NAME), one);
 	if (n < 0 || (size_t)n >= c->len - c->used) {
 		c->overflow = true;
 		return -1;

@@ -1,0 +1,179 @@
+/* Golden tests of the three renderers of one model (nft text, nft JSON,
+ * netlink expressions), the SHA-256 digest, and the plan's escaping.
+ * UPDATE_GOLDEN=1 rewrites the golden files; review the diff before
+ * committing it. */
+#include <stdlib.h>
+
+#include "entrypoint/plan.h"
+#include "netfilter/render.h"
+#include "netfilter/render_netlink.h"
+#include "netfilter/ruleset_build.h"
+#include "netfilter/sha256.h"
+#include "tests/unit/check.h"
+#include "tests/unit/fixtures.h"
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return NULL;
+	if (getdelim(&buf, &len, '\0', f) < 0) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static void golden(const char *name, const char *got)
+{
+	char path[512];
+	char *want;
+
+	snprintf(path, sizeof(path), "%s/%s", GOLDEN_DIR, name);
+	if (getenv("UPDATE_GOLDEN")) {
+		FILE *f = fopen(path, "we");
+
+		CHECK(f && fputs(got, f) >= 0 && fclose(f) == 0, "cannot write %s", path);
+		return;
+	}
+	want = read_file(path);
+	CHECK(want != NULL, "golden file %s missing (run with UPDATE_GOLDEN=1)", path);
+	if (want)
+		CHECK(strcmp(want, got) == 0, "%s differs from the renderer's output:\n%s", name, got);
+	free(want);
+}
+
+static char *netlink_text(const struct nf_ruleset *rs)
+{
+	char *buf = NULL, one[4096];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	for (size_t c = 0; c < rs->n_chains; c++)
+		for (size_t i = 0; i < rs->chains[c].n_rules; i++) {
+			struct nftnl_rule *r = netlink_rule(rs, c, i);
+
+			CHECK(r != NULL, "netlink_rule %zu/%zu", c, i);
+			if (!r)
+				continue;
+			CHECK(netlink_rule_exprs_text(r, one, sizeof(one)) > 0, "exprs text");
+			fprintf(f, "%s %zu\n%s\n", rs->chains[c].name, i + 1, one);
+			nftnl_rule_free(r);
+		}
+	for (size_t s = 0; s < rs->n_sets; s++) {
+		struct nftnl_set *set = netlink_set(rs, s, netlink_set_id(s));
+
+		CHECK(set != NULL, "netlink_set %zu", s);
+		if (!set)
+			continue;
+		nftnl_set_snprintf(one, sizeof(one), set, NFTNL_OUTPUT_DEFAULT, 0);
+		fprintf(f, "%s\n", one);
+		nftnl_set_free(set);
+	}
+	fclose(f);
+	return buf;
+}
+
+static void render_all(const char *stem, struct policy *p)
+{
+	struct nf_ruleset rs;
+	struct cs_error err;
+	char name[64], *text, *nl, *js;
+	json_t *j;
+
+	CHECK(ruleset_build(p, &rs, &err) == 0, "%s: ruleset_build: %s", stem, err.msg);
+	text = render_nft_string(&rs);
+	j = render_json(&rs);
+	js = j ? json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER) : NULL;
+	nl = netlink_text(&rs);
+	CHECK(text && js && nl, "%s: renderers returned NULL", stem);
+	snprintf(name, sizeof(name), "%s.nft", stem);
+	golden(name, text ? text : "");
+	snprintf(name, sizeof(name), "%s.json", stem);
+	golden(name, js ? js : "");
+	snprintf(name, sizeof(name), "%s.netlink", stem);
+	golden(name, nl ? nl : "");
+	free(text);
+	free(js);
+	free(nl);
+	json_decref(j);
+	ruleset_free(&rs);
+}
+
+static void test_sha256(void)
+{
+	char hex[65], *million = malloc(1000000);
+
+	sha256_hex("", 0, hex);
+	CHECK_STR(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	sha256_hex("abc", 3, hex);
+	CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, hex);
+	CHECK_STR(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	if (million) {
+		memset(million, 'a', 1000000);
+		sha256_hex(million, 1000000, hex);
+		CHECK_STR(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	}
+	free(million);
+}
+
+/* A newline in an argument must not end a "#" comment in the dump, or an
+ * attacker-chosen argument could add rules to what an operator loads. */
+static void test_plan_escaping(void)
+{
+	struct policy p;
+	struct nf_ruleset rs;
+	struct cs_error err;
+	struct cs_config cfg = { .profile = CS_PROFILE_MANAGED };
+	struct cs_user user = { .name = "node", .uid = 1000, .gid = 1000, .home = "/home/node" };
+	char *const argv[] = { "claude", "x\ntable ip evil { }", NULL };
+	struct exec_plan ex = { .argv = argv };
+	struct start_plan plan = { .cfg = &cfg, .user = &user, .policy = &p, .ruleset = &rs, .exec = &ex };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK(fixture_managed(&p) == 0 && ruleset_build(&p, &rs, &err) == 0, "build");
+	CHECK(plan_digest(&plan) == 0 && strlen(plan.digest) == 64, "digest");
+	f = open_memstream(&buf, &len);
+	CHECK(plan_print_nft(&plan, f) == 0, "print");
+	fclose(f);
+	CHECK(strstr(buf, "\ntable ip evil") == NULL, "argument newline escaped");
+	CHECK(strstr(buf, "x\\x0atable ip evil") != NULL, "escaped form present");
+	/* Every line before the ruleset is a comment. */
+	for (char *line = buf; line && *line && strncmp(line, "table inet", 10) != 0; line = strchr(line, '\n') + 1)
+		CHECK(line[0] == '#', "non-comment plan line: %.40s", line);
+	/* The digest printed equals the digest of the ruleset text printed. */
+	{
+		char hex[65], *ruleset = strstr(buf, "table inet cli_sandbox\n");
+
+		CHECK(ruleset != NULL, "ruleset follows the plan");
+		if (ruleset) {
+			sha256_hex(ruleset, strlen(ruleset), hex);
+			CHECK_STR(hex, plan.digest);
+		}
+	}
+	free(buf);
+	ruleset_free(&rs);
+	policy_free(&p);
+}
+
+int main(void)
+{
+	struct policy p;
+
+	test_sha256();
+	test_plan_escaping();
+	CHECK(fixture_managed(&p) == 0, "fixture");
+	render_all("managed", &p);
+	policy_free(&p);
+	CHECK(fixture_interactive(&p) == 0, "fixture");
+	render_all("interactive", &p);
+	policy_free(&p);
+	return check_done("test_render");
+}

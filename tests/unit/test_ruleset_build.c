@@ -1,0 +1,124 @@
+/* policy -> model: rule order and grouping, independent of any renderer. */
+#include "netfilter/render.h"
+#include "netfilter/ruleset_build.h"
+#include "tests/unit/check.h"
+#include "tests/unit/fixtures.h"
+
+static const struct nf_chain *chain(const struct nf_ruleset *rs, const char *name)
+{
+	for (size_t i = 0; i < rs->n_chains; i++)
+		if (strcmp(rs->chains[i].name, name) == 0)
+			return &rs->chains[i];
+	return NULL;
+}
+
+static void test_managed(void)
+{
+	struct policy p;
+	struct nf_ruleset rs;
+	struct cs_error err;
+	const struct nf_chain *in, *fwd, *out;
+	const struct nf_rule *last, *gw;
+
+	CHECK(fixture_managed(&p) == 0 && ruleset_build(&p, &rs, &err) == 0, "build");
+	CHECK_STR(rs.table, "cli_sandbox");
+	CHECK(rs.n_chains == 3 && rs.n_sets == 0, "3 chains, no set");
+	in = chain(&rs, "input");
+	fwd = chain(&rs, "forward");
+	out = chain(&rs, "output");
+	CHECK(in && fwd && out, "chains present");
+	if (!in || !fwd || !out)
+		return;
+	CHECK(in->hook == NF_HOOK_INPUT && fwd->hook == NF_HOOK_FORWARD && out->hook == NF_HOOK_OUTPUT, "hooks");
+	CHECK(in->policy == NF_VERDICT_DROP && fwd->policy == NF_VERDICT_DROP && out->policy == NF_VERDICT_DROP, "policies drop");
+	CHECK(fwd->n_rules == 0, "forward has no rule");
+	CHECK(in->n_rules == 2, "input: loopback and replies (%zu)", in->n_rules);
+	CHECK(in->rules[0].matches[0].kind == MATCH_IIF && strcmp(in->rules[0].matches[0].u.ifname, "lo") == 0, "input lo");
+	CHECK(in->rules[1].matches[0].kind == MATCH_CT_STATE &&
+	      in->rules[1].matches[0].u.ct_state_mask == (NF_CT_ESTABLISHED | NF_CT_RELATED), "input replies");
+	/* DNS is refused before loopback is accepted: Docker's 127.0.0.11. */
+	for (size_t i = 0; i < 4; i++)
+		CHECK(out->rules[i].verdict == NF_VERDICT_REJECT_ADMIN, "output rule %zu rejects DNS", i);
+	CHECK(out->rules[0].matches[1].kind == MATCH_CT_ORIG_DPORT && out->rules[0].matches[1].u.port == 53, "DNS by original port");
+	CHECK(out->rules[4].matches[0].kind == MATCH_OIF, "then loopback");
+	CHECK(out->rules[5].matches[0].kind == MATCH_CT_STATE, "then replies");
+	gw = &out->rules[6];
+	CHECK(gw->verdict == NF_VERDICT_ACCEPT && gw->n_matches == 2 &&
+	      gw->matches[0].kind == MATCH_IP_DADDR && gw->matches[0].u.prefix.addr == IP4(192, 0, 2, 10) &&
+	      gw->matches[0].u.prefix.len == 32 && gw->matches[1].kind == MATCH_DPORT &&
+	      gw->matches[1].u.dport.port == 8080 && gw->matches[1].u.dport.l4proto == IPPROTO_TCP,
+	      "gateway /32 and port");
+	last = &out->rules[out->n_rules - 1];
+	CHECK(out->n_rules == 8 && last->n_matches == 0 && last->verdict == NF_VERDICT_REJECT_ADMIN, "ends with reject");
+	ruleset_free(&rs);
+	policy_free(&p);
+}
+
+static void test_interactive_grouping(void)
+{
+	struct policy p;
+	struct nf_ruleset rs;
+	struct cs_error err;
+	const struct nf_set *s443 = NULL, *s22 = NULL;
+
+	CHECK(fixture_interactive(&p) == 0 && ruleset_build(&p, &rs, &err) == 0, "build");
+	for (size_t i = 0; i < rs.n_sets; i++) {
+		if (strcmp(rs.sets[i].name, "allow_tcp_443") == 0)
+			s443 = &rs.sets[i];
+		if (strcmp(rs.sets[i].name, "allow_tcp_22") == 0)
+			s22 = &rs.sets[i];
+	}
+	CHECK(rs.n_sets == 2 && s443 && s22, "one set per (proto, port) with more than one prefix");
+	if (s443) {
+		CHECK(s443->n_elems == 3, "443: merged to 3 ranges (%zu)", s443->n_elems);
+		CHECK(s443->elems[0].first == IP4(192, 0, 2, 5) && s443->elems[0].last == IP4(192, 0, 2, 9), "overlap merged");
+		CHECK(s443->elems[2].first == IP4(198, 51, 100, 0) && s443->elems[2].last == IP4(198, 51, 100, 255), "adjacent merged");
+	}
+	if (s22)
+		CHECK(s22->n_elems == 2 && s22->elems[1].last == UINT32_MAX, "top of address space kept");
+	{
+		const struct nf_chain *out = chain(&rs, "output"), *in = chain(&rs, "input");
+		bool port8443 = false;
+
+		/* 2 resolvers x udp/tcp accepted before the 4 DNS rejections. */
+		for (size_t i = 0; i < 4; i++)
+			CHECK(out->rules[i].verdict == NF_VERDICT_ACCEPT && out->rules[i].matches[1].kind == MATCH_CT_ORIG_DADDR, "resolver %zu", i);
+		CHECK(out->rules[4].verdict == NF_VERDICT_REJECT_ADMIN, "then DNS refused");
+		for (size_t i = 0; i < out->n_rules; i++)
+			port8443 = port8443 || (out->rules[i].n_matches == 2 && out->rules[i].matches[0].kind == MATCH_IP_DADDR &&
+						out->rules[i].matches[0].u.prefix.len == 27 && out->rules[i].matches[1].u.dport.port == 8443);
+		CHECK(port8443, "a single prefix becomes a plain match");
+		CHECK(in->n_rules == 3 && in->rules[2].matches[0].kind == MATCH_IP_SADDR &&
+		      in->rules[2].matches[0].u.prefix.len == 24, "host network in");
+	}
+	ruleset_free(&rs);
+	policy_free(&p);
+}
+
+static void test_invariants(void)
+{
+	struct nf_ruleset rs;
+	struct nf_rule bad = { .n_matches = 1, .verdict = NF_VERDICT_ACCEPT };
+	struct ipv4_range r[] = { { 10, 5 } };
+
+	CHECK(ruleset_init(&rs, "t") == 0, "init");
+	CHECK(ruleset_add_chain(&rs, "c", NF_HOOK_OUTPUT, 0, NF_VERDICT_REJECT_ADMIN) == -1, "chain policy must be accept or drop");
+	CHECK(ruleset_add_chain(&rs, "c", NF_HOOK_OUTPUT, 0, NF_VERDICT_DROP) == 0, "chain");
+	bad.matches[0] = nf_match_ip_daddr(IP4(192, 0, 2, 1), 24);
+	CHECK(ruleset_add_rule(&rs, 0, &bad) == -1, "host bits in a prefix are refused");
+	bad.matches[0] = nf_match_ct_orig_dport(53);
+	CHECK(ruleset_add_rule(&rs, 0, &bad) == -1, "proto-dst needs a preceding l4proto");
+	bad.matches[0] = nf_match_ip_daddr_set(3);
+	CHECK(ruleset_add_rule(&rs, 0, &bad) == -1, "unknown set");
+	CHECK(ruleset_add_set(&rs, "s", r, 1, NULL) == -1, "inverted range refused");
+	CHECK(ruleset_add_set(&rs, "a_name_that_is_far_too_long_for_nft", NULL, 0, NULL) == -1, "long name refused");
+	ruleset_free(&rs);
+}
+
+int main(void)
+{
+	test_managed();
+	test_interactive_grouping();
+	test_invariants();
+	return check_done("test_ruleset_build");
+}
