@@ -478,6 +478,37 @@ t "doctor: a host server not listening where containers connect fails with the f
 	jq_is '(c["endpoint"]["ok"], "listen on 127.0.0.2" in c["endpoint"]["fix"])' "(False, True)"
 FAKE_GATEWAY=127.0.0.3 cs doctor --json --endpoint local
 t "doctor: a gateway address not up on this host is not tested" jq_is '(c["endpoint"]["ok"], "not tested" in c["endpoint"]["detail"])' "(True, True)"
+# A fake nc that knows -z records its arguments and says "open"; one without -z (busybox) is
+# skipped for curl.
+mkdir -p "$T/nc-z" "$T/nc-bb"
+cat >"$T/nc-z/nc" <<'EOF'
+#!/bin/sh
+[ "$1" != -h ] || { echo "  -z  zero-I/O mode"; exit 1; }
+printf '%s\n' "$@" >"$FAKE_DIR/nc"
+EOF
+cat >"$T/nc-bb/nc" <<'EOF'
+#!/bin/sh
+echo "Usage: nc [-iN] [-wN] [-l] [-p PORT] IPADDR PORT" >&2
+exit 1
+EOF
+chmod +x "$T/nc-z/nc" "$T/nc-bb/nc"
+PATH="$T/nc-z:$PATH" cs doctor --json --managed "http://127.0.0.1:$closed"
+t "doctor uses nc -z -w 3 HOST PORT when nc knows -z" \
+	[ "$(cat "$FAKE_DIR/nc" 2>/dev/null)" = "$(printf -- '-z\n-w\n3\n127.0.0.1\n%s' "$closed")" ]
+t "... and believes it" jq_is 'c["endpoint"]["ok"]' True
+PATH="$T/nc-bb:$PATH" cs doctor --json --managed "http://127.0.0.1:$port"
+t "doctor skips an nc without -z (busybox) and still finds the endpoint" jq_is 'c["endpoint"]["ok"]' True
+PATH="$T/nc-bb:$PATH" cs doctor --json --managed "http://127.0.0.1:$closed"
+t "... and still finds a closed port closed" jq_is 'c["endpoint"]["ok"]' False
+if command -v wget >/dev/null 2>&1 && wget --version 2>/dev/null | grep -q 'GNU Wget'; then
+	mkdir -p "$T/wget-only" && ln -s "$(command -v wget)" "$T/wget-only/wget"
+	PATH="$T/only-docker:$T/wget-only:$T/min" cs doctor --json --managed "http://127.0.0.1:$port"
+	t "doctor with GNU wget only: an open port is reachable" jq_is 'c["endpoint"]["ok"]' True
+	PATH="$T/only-docker:$T/wget-only:$T/min" cs doctor --json --managed "http://127.0.0.1:$closed"
+	t "doctor with GNU wget only: a closed port is not" jq_is 'c["endpoint"]["ok"]' False
+else
+	printf '# SKIP doctor with wget only: GNU wget is not installed\n'
+fi
 PATH="$T/only-docker:$T/min" cs doctor --json --managed "http://127.0.0.1:$port"
 t "doctor without nc, curl or wget: the endpoint cannot be tested" jq_is '(c["endpoint"]["ok"], "cannot test" in c["endpoint"]["detail"])' "(False, True)"
 PATH="$T/min" cs doctor --json --interactive
