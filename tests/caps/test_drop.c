@@ -1,0 +1,290 @@
+/* privileges_drop() and privileges_verify() on the real kernel (root only).
+ *
+ * Every scenario runs in a forked child, which shapes its starting
+ * capabilities with libcap-ng, calls the code under test, then checks the
+ * result independently of caps/verify.c: by parsing /proc/self/status. */
+#include <cap-ng.h>
+#include <errno.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "caps/drop.h"
+#include "caps/verify.h"
+#include "tests/unit/check.h"
+
+#define SKIP 77
+#define USER_ID 54321
+
+/* Child-side assertion: print and count, the exit status carries the count. */
+static int child_failures;
+#define EXPECT(cond, ...)                                                              \
+	do {                                                                           \
+		if (!(cond)) {                                                         \
+			child_failures++;                                              \
+			fprintf(stderr, "  child %s:%d: EXPECT(%s) failed: ", __FILE__, \
+				__LINE__, #cond);                                      \
+			fprintf(stderr, __VA_ARGS__);                                  \
+			fputc('\n', stderr);                                           \
+		}                                                                      \
+	} while (0)
+
+struct status {
+	unsigned long long inh, prm, eff, bnd, amb;
+	unsigned uid[4], gid[4];
+	int nnp;
+	gid_t groups[CS_MAX_GROUPS];
+	size_t n_groups;
+};
+
+static int read_status(struct status *s)
+{
+	char line[4096];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return -1;
+	memset(s, 0, sizeof(*s));
+	s->nnp = -1;
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "CapInh: %llx", &s->inh);
+		sscanf(line, "CapPrm: %llx", &s->prm);
+		sscanf(line, "CapEff: %llx", &s->eff);
+		sscanf(line, "CapBnd: %llx", &s->bnd);
+		sscanf(line, "CapAmb: %llx", &s->amb);
+		sscanf(line, "NoNewPrivs: %d", &s->nnp);
+		sscanf(line, "Uid: %u %u %u %u", &s->uid[0], &s->uid[1], &s->uid[2], &s->uid[3]);
+		sscanf(line, "Gid: %u %u %u %u", &s->gid[0], &s->gid[1], &s->gid[2], &s->gid[3]);
+		if (strncmp(line, "Groups:", 7) == 0) {
+			char *p = line + 7, *end;
+
+			for (;;) {
+				unsigned long g = strtoul(p, &end, 10);
+
+				if (end == p || s->n_groups == CS_MAX_GROUPS)
+					break;
+				s->groups[s->n_groups++] = (gid_t)g;
+				p = end;
+			}
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static struct cs_user test_user(void)
+{
+	struct cs_user u;
+
+	memset(&u, 0, sizeof(u));
+	u.uid = USER_ID;
+	u.gid = USER_ID;
+	u.groups[0] = 4242;
+	u.groups[1] = USER_ID;
+	u.n_groups = 2;
+	snprintf(u.home, sizeof(u.home), "/");
+	return u;
+}
+
+/* Removes caps from the effective and permitted sets of this process. */
+static void without(int cap1, int cap2)
+{
+	if (capng_get_caps_process() != 0) {
+		perror("capng_get_caps_process");
+		_exit(2);
+	}
+	capng_update(CAPNG_DROP, CAPNG_EFFECTIVE | CAPNG_PERMITTED, (unsigned)cap1);
+	if (cap2 >= 0)
+		capng_update(CAPNG_DROP, CAPNG_EFFECTIVE | CAPNG_PERMITTED, (unsigned)cap2);
+	if (capng_apply(CAPNG_SELECT_CAPS) != 0) {
+		perror("capng_apply");
+		_exit(2);
+	}
+}
+
+static void expect_dropped(const struct status *s, const struct cs_user *u, bool bounding_empty)
+{
+	EXPECT(s->inh == 0 && s->prm == 0 && s->eff == 0, "inh=%llx prm=%llx eff=%llx", s->inh, s->prm, s->eff);
+	EXPECT(s->amb == 0, "amb=%llx", s->amb);
+	EXPECT(s->nnp == 1, "NoNewPrivs=%d", s->nnp);
+	for (int i = 0; i < 4; i++) {
+		EXPECT(s->uid[i] == u->uid, "Uid[%d]=%u", i, s->uid[i]);
+		EXPECT(s->gid[i] == u->gid, "Gid[%d]=%u", i, s->gid[i]);
+	}
+	EXPECT(s->n_groups == u->n_groups, "%zu groups", s->n_groups);
+	for (size_t i = 0; i < s->n_groups && i < u->n_groups; i++)
+		EXPECT(s->groups[i] == u->groups[i], "group %zu is %u", i, (unsigned)s->groups[i]);
+	if (bounding_empty)
+		EXPECT(s->bnd == 0, "CapBnd=%llx", s->bnd);
+	EXPECT(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 0, "dumpable");
+	EXPECT(setuid(0) == -1 && errno == EPERM, "setuid(0) must fail with EPERM");
+}
+
+/* Full root: everything dropped, bounding set empty, securebits locked. */
+static int scenario_full_root(void)
+{
+	struct cs_user u = test_user();
+	struct drop_result res;
+	struct cs_error err = { 0 };
+	struct status s;
+	int bits;
+
+	EXPECT(privileges_drop(&u, &res, &err) == 0, "drop: %s", err.msg);
+	EXPECT(res.bounding_cleared, "bounding_cleared");
+	EXPECT(read_status(&s) == 0, "read /proc/self/status");
+	expect_dropped(&s, &u, true);
+	bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	EXPECT(bits >= 0 && ((unsigned)bits & CS_SECUREBITS_WANTED) == CS_SECUREBITS_WANTED, "securebits %#x", (unsigned)bits);
+	EXPECT(!(bits & SECBIT_KEEP_CAPS), "keepcaps securebit");
+	return child_failures;
+}
+
+/* Ambient capabilities raised before the drop are gone after it. */
+static int scenario_ambient(void)
+{
+	struct cs_user u = test_user();
+	struct drop_result res;
+	struct cs_error err = { 0 };
+	struct status s;
+
+	capng_get_caps_process();
+	capng_update(CAPNG_ADD, CAPNG_INHERITABLE, CAP_NET_ADMIN);
+	capng_update(CAPNG_ADD, CAPNG_INHERITABLE, CAP_CHOWN);
+	EXPECT(capng_apply(CAPNG_SELECT_CAPS) == 0, "raise inheritable");
+	EXPECT(prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_ADMIN, 0, 0) == 0, "ambient raise: %s", strerror(errno));
+	EXPECT(read_status(&s) == 0 && s.amb != 0 && s.inh != 0, "set up: amb=%llx inh=%llx", s.amb, s.inh);
+	EXPECT(privileges_drop(&u, &res, &err) == 0, "drop: %s", err.msg);
+	EXPECT(read_status(&s) == 0, "read /proc/self/status");
+	expect_dropped(&s, &u, true);
+	return child_failures;
+}
+
+/* Without CAP_SETPCAP: the drop succeeds, but the bounding set is left. */
+static int scenario_no_setpcap(void)
+{
+	struct cs_user u = test_user();
+	struct drop_result res;
+	struct cs_error err = { 0 };
+	struct status before, s;
+
+	without(CAP_SETPCAP, -1);
+	EXPECT(read_status(&before) == 0 && before.bnd != 0, "bounding set before");
+	EXPECT(privileges_drop(&u, &res, &err) == 0, "drop: %s", err.msg);
+	EXPECT(!res.bounding_cleared, "bounding_cleared must be false without CAP_SETPCAP");
+	EXPECT(read_status(&s) == 0, "read /proc/self/status");
+	expect_dropped(&s, &u, false);
+	EXPECT(s.bnd == before.bnd, "bounding set changed: %llx -> %llx", before.bnd, s.bnd);
+	return child_failures;
+}
+
+/* Without CAP_SETUID or CAP_SETGID: 71, a message naming the fix, and
+ * nothing changed (the process is still root with its groups). */
+static int scenario_missing(int cap, const char *name)
+{
+	struct cs_user u = test_user();
+	struct drop_result res;
+	struct cs_error err = { 0 };
+	struct status s;
+
+	without(cap, -1);
+	EXPECT(privileges_drop(&u, &res, &err) == -1, "drop without %s must fail", name);
+	EXPECT(err.status == CS_EXIT_OSERR, "status %d", err.status);
+	EXPECT(strstr(err.msg, "--cap-add=SETUID --cap-add=SETGID") != NULL, "message: %s", err.msg);
+	EXPECT(strstr(err.msg, name) != NULL, "message names %s: %s", name, err.msg);
+	EXPECT(read_status(&s) == 0 && s.uid[0] == 0 && s.uid[1] == 0 && s.gid[1] == 0, "ids changed");
+	EXPECT(s.nnp == 0, "no_new_privs set although the drop stopped first");
+	return child_failures;
+}
+
+static int scenario_missing_setuid(void) { return scenario_missing(CAP_SETUID, "CAP_SETUID"); }
+static int scenario_missing_setgid(void) { return scenario_missing(CAP_SETGID, "CAP_SETGID"); }
+
+/* privileges_verify() fails closed on a process that did not drop. */
+static int scenario_verify_root(void)
+{
+	struct cs_user u = test_user();
+	struct cs_error err = { 0 };
+
+	EXPECT(privileges_verify(&u, true, &err) == -1, "verify must fail as root");
+	EXPECT(err.status == CS_EXIT_OSERR, "status %d", err.status);
+	EXPECT(strstr(err.msg, "capabilities remain") != NULL, "message: %s", err.msg);
+	return child_failures;
+}
+
+/* ... and on a half drop: ids changed, capabilities kept (keepcaps). */
+static int scenario_verify_half(void)
+{
+	struct cs_user u = test_user();
+	struct cs_error err = { 0 };
+
+	EXPECT(setgroups(u.n_groups, u.groups) == 0, "setgroups");
+	EXPECT(prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) == 0, "keepcaps");
+	EXPECT(setresgid(u.gid, u.gid, u.gid) == 0 && setresuid(u.uid, u.uid, u.uid) == 0, "set ids");
+	EXPECT(privileges_verify(&u, false, &err) == -1, "verify must fail with caps kept");
+	EXPECT(strstr(err.msg, "capabilities remain") != NULL, "message: %s", err.msg);
+	return child_failures;
+}
+
+/* ... and when the groups are not exactly the user's. */
+static int scenario_verify_groups(void)
+{
+	struct cs_user u = test_user(), other = test_user();
+	struct drop_result res;
+	struct cs_error err = { 0 };
+
+	other.groups[0] = 4243;
+	EXPECT(privileges_drop(&u, &res, &err) == 0, "drop: %s", err.msg);
+	EXPECT(privileges_verify(&other, true, &err) == -1, "verify must fail on other groups");
+	EXPECT(strstr(err.msg, "supplementary groups") != NULL, "message: %s", err.msg);
+	other = test_user();
+	other.uid = USER_ID + 1;
+	EXPECT(privileges_verify(&other, true, &err) == -1, "verify must fail on another uid");
+	EXPECT(strstr(err.msg, "uids are") != NULL, "message: %s", err.msg);
+	return child_failures;
+}
+
+static int run(const char *name, int (*fn)(void))
+{
+	pid_t pid;
+	int st;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		exit(2);
+	}
+	if (pid == 0)
+		_exit(fn() ? 1 : 0);
+	if (waitpid(pid, &st, 0) != pid) {
+		perror("waitpid");
+		exit(2);
+	}
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "scenario %s failed (status %#x)", name, st);
+	printf("%s - %s\n", WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "ok" : "not ok", name);
+	return 0;
+}
+
+int main(void)
+{
+	if (geteuid() != 0 || capng_have_capability(CAPNG_EFFECTIVE, CAP_SETPCAP) == 0) {
+		printf("skip: test_drop needs root with CAP_SETPCAP\n");
+		return SKIP;
+	}
+	CHECK(caps_last_cap() >= CAP_AUDIT_READ, "caps_last_cap() = %d", caps_last_cap());
+	run("full root: everything dropped, bounding set empty, securebits locked", scenario_full_root);
+	run("ambient capabilities are cleared", scenario_ambient);
+	run("without CAP_SETPCAP: dropped, bounding set left", scenario_no_setpcap);
+	run("without CAP_SETUID: 71, nothing changed", scenario_missing_setuid);
+	run("without CAP_SETGID: 71, nothing changed", scenario_missing_setgid);
+	run("verify fails closed as root", scenario_verify_root);
+	run("verify fails closed on a half drop", scenario_verify_half);
+	run("verify fails closed on wrong groups or uid", scenario_verify_groups);
+	return check_done("test_drop");
+}
