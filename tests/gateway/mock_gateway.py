@@ -1,0 +1,461 @@
+#!/usr/bin/env python3
+"""Mock model gateway for cli-sandbox tests (Python 3 standard library only).
+
+Speaks just enough of three wire protocols for the real claude, codex and pi
+CLIs to print a fixed reply:
+
+  * Anthropic Messages      POST .../v1/messages            (SSE and JSON)
+                            POST .../v1/messages/count_tokens
+  * OpenAI Responses        POST .../v1/responses           (SSE and JSON)
+                            GET  .../v1/responses  WebSocket upgrade (codex's
+                            default transport: "response.create" frames in,
+                            the same events as the SSE stream out)
+  * OpenAI Chat Completions POST .../v1/chat/completions    (SSE and JSON)
+
+Paths are matched by suffix, so a gateway prefix such as /anthropic/v1/messages
+works too.  Anything else gets a harmless JSON 404 (GET .../models gets an
+empty list).  Every request is logged as one line "METHOD PATH STATUS" (and
+every WebSocket message as "WS PATH TYPE") to
+--log (if given) and to stderr.
+
+The server stops cleanly on SIGTERM/SIGINT and by itself after --max-seconds.
+When it is ready it prints "mock_gateway listening on HOST PORT" on stdout
+(useful with --port 0, which picks a free port).
+"""
+
+import argparse
+import base64
+import hashlib
+import json
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+MAX_BODY = 64 * 1024 * 1024  # bytes; CLIs send long system prompts and tool lists
+WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+WS_IDLE_SECONDS = 120  # a WebSocket with no client frame for this long is closed
+
+
+def _id(prefix):
+    return prefix + uuid.uuid4().hex[:24]
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "mock-gateway/1"
+    # Set on the class by main().
+    reply = "pong"
+    websocket = True
+    log_lock = threading.Lock()
+    log_file = None
+
+    # ---------------------------------------------------------------- helpers
+    def log_message(self, fmt, *args):  # silence the default access log
+        pass
+
+    def _log(self, status):
+        self._log_line("%s %s %s" % (self.command, self.path, status))
+
+    def _log_line(self, text):
+        line = text + "\n"
+        with self.log_lock:
+            sys.stderr.write(line)
+            sys.stderr.flush()
+            if self.log_file is not None:
+                self.log_file.write(line)
+                self.log_file.flush()
+
+    def _read_body(self):
+        te = self.headers.get("Transfer-Encoding", "").lower()
+        if "chunked" in te:
+            chunks = []
+            total = 0
+            for _ in range(1 << 20):  # bounded number of chunks
+                size_line = self.rfile.readline(1024)
+                if not size_line:
+                    break
+                size = int(size_line.split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    # trailers until the empty line
+                    for _ in range(256):
+                        t = self.rfile.readline(8192)
+                        if t in (b"\r\n", b"\n", b""):
+                            break
+                    break
+                total += size
+                if total > MAX_BODY:
+                    raise ValueError("body too large")
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline(8)  # CRLF after the chunk
+            return b"".join(chunks)
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_BODY:
+            raise ValueError("body too large")
+        return self.rfile.read(length) if length > 0 else b""
+
+    def _json_body(self):
+        raw = self._read_body()
+        if not raw:
+            return {}
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            return {}
+        return body if isinstance(body, dict) else {}
+
+    def _send_json(self, status, obj, extra_headers=None):
+        data = json.dumps(obj).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (extra_headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+        self._log(status)
+
+    def _start_sse(self, extra_headers=None):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        for k, v in (extra_headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.close_connection = True
+        self._log(200)
+
+    def _sse(self, event, obj):
+        data = "data: %s\n\n" % json.dumps(obj)
+        if event:
+            data = "event: %s\n" % event + data
+        self.wfile.write(data.encode("utf-8"))
+        self.wfile.flush()
+
+    def _not_found(self):
+        self._send_json(404, {
+            "type": "error",
+            "error": {"type": "not_found_error", "code": "not_found",
+                      "message": "mock gateway: no such endpoint: %s" % self.path},
+        })
+
+    def _route(self):
+        return self.path.split("?", 1)[0].rstrip("/")
+
+    # ----------------------------------------------------------------- verbs
+    def do_HEAD(self):
+        self._send_json(200, {})
+
+    def do_GET(self):
+        path = self._route()
+        if (path.endswith("/responses") and self.websocket
+                and self.headers.get("Upgrade", "").lower() == "websocket"
+                and self.headers.get("Sec-WebSocket-Key")):
+            self._responses_websocket()
+        elif path.endswith("/models"):
+            self._send_json(200, {"object": "list", "data": [], "models": [],
+                                  "has_more": False})
+        elif path in ("", "/", "/health", "/healthz"):
+            self._send_json(200, {"status": "ok"})
+        else:
+            self._not_found()
+
+    def do_POST(self):
+        path = self._route()
+        try:
+            body = self._json_body()
+        except ValueError:
+            self.close_connection = True
+            self._send_json(413, {"error": {"message": "body too large"}})
+            return
+        if path.endswith("/messages/count_tokens"):
+            self._send_json(200, {"input_tokens": 1})
+        elif path.endswith("/messages"):
+            self._anthropic(body)
+        elif path.endswith("/responses"):
+            self._responses(body)
+        elif path.endswith("/chat/completions"):
+            self._chat(body)
+        else:
+            self._not_found()
+
+    def do_PUT(self):
+        self._read_body()
+        self._not_found()
+
+    do_PATCH = do_PUT
+    do_DELETE = do_PUT
+
+    # ---------------------------------------------------- Anthropic Messages
+    def _anthropic(self, body):
+        model = str(body.get("model") or "mock-model")
+        msg_id = _id("msg_")
+        usage = {"input_tokens": 1, "output_tokens": 1,
+                 "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+        if not body.get("stream"):
+            self._send_json(200, {
+                "id": msg_id, "type": "message", "role": "assistant", "model": model,
+                "content": [{"type": "text", "text": self.reply}],
+                "stop_reason": "end_turn", "stop_sequence": None, "usage": usage,
+            }, {"request-id": _id("req_")})
+            return
+        self._start_sse({"request-id": _id("req_")})
+        self._sse("message_start", {"type": "message_start", "message": {
+            "id": msg_id, "type": "message", "role": "assistant", "model": model,
+            "content": [], "stop_reason": None, "stop_sequence": None,
+            "usage": dict(usage, output_tokens=0)}})
+        self._sse("content_block_start", {"type": "content_block_start", "index": 0,
+                                          "content_block": {"type": "text", "text": ""}})
+        self._sse("ping", {"type": "ping"})
+        self._sse("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                          "delta": {"type": "text_delta", "text": self.reply}})
+        self._sse("content_block_stop", {"type": "content_block_stop", "index": 0})
+        self._sse("message_delta", {"type": "message_delta",
+                                    "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                                    "usage": {"output_tokens": 1}})
+        self._sse("message_stop", {"type": "message_stop"})
+
+    # ------------------------------------------------------ OpenAI Responses
+    def _responses_events(self, body):
+        """The (event name, payload) list of one streamed Responses API reply,
+        and the final response object."""
+        model = str(body.get("model") or "mock-model")
+        resp_id = _id("resp_")
+        item_id = _id("msg_")
+        now = int(time.time())
+        part = {"type": "output_text", "text": self.reply, "annotations": []}
+        item = {"type": "message", "id": item_id, "status": "completed",
+                "role": "assistant", "content": [part]}
+        usage = {"input_tokens": 1, "input_tokens_details": {"cached_tokens": 0},
+                 "output_tokens": 1, "output_tokens_details": {"reasoning_tokens": 0},
+                 "total_tokens": 2}
+
+        def response(status, output, with_usage):
+            r = {"id": resp_id, "object": "response", "created_at": now,
+                 "status": status, "model": model, "output": output,
+                 "error": None, "incomplete_details": None,
+                 "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
+            if with_usage:
+                r["usage"] = usage
+                r["output_text"] = self.reply if output else ""
+            return r
+
+        final = response("completed", [item], True)
+        events = [("response.created", {"response": response("in_progress", [], False)})]
+        if body.get("generate") is False:
+            # codex's websocket "prewarm" request: no output wanted
+            events.append(("response.completed", {"response": response("completed", [], True)}))
+        else:
+            events += [
+                ("response.in_progress", {"response": response("in_progress", [], False)}),
+                ("response.output_item.added", {
+                    "output_index": 0,
+                    "item": {"type": "message", "id": item_id, "status": "in_progress",
+                             "role": "assistant", "content": []}}),
+                ("response.content_part.added", {
+                    "item_id": item_id, "output_index": 0, "content_index": 0,
+                    "part": {"type": "output_text", "text": "", "annotations": []}}),
+                ("response.output_text.delta", {
+                    "item_id": item_id, "output_index": 0, "content_index": 0,
+                    "delta": self.reply, "logprobs": []}),
+                ("response.output_text.done", {
+                    "item_id": item_id, "output_index": 0, "content_index": 0,
+                    "text": self.reply, "logprobs": []}),
+                ("response.content_part.done", {
+                    "item_id": item_id, "output_index": 0, "content_index": 0, "part": part}),
+                ("response.output_item.done", {"output_index": 0, "item": item}),
+                ("response.completed", {"response": final}),
+            ]
+        for seq, (name, payload) in enumerate(events, 1):
+            payload["type"] = name
+            payload["sequence_number"] = seq
+        return events, final
+
+    def _responses(self, body):
+        events, final = self._responses_events(body)
+        if not body.get("stream"):
+            self._send_json(200, final)
+            return
+        self._start_sse()
+        for name, payload in events:
+            self._sse(name, payload)
+
+    # ------------------------------------- OpenAI Responses over WebSocket
+    def _ws_send(self, opcode, payload):
+        header = bytes([0x80 | opcode])
+        n = len(payload)
+        if n < 126:
+            header += bytes([n])
+        elif n < 65536:
+            header += bytes([126]) + struct.pack("!H", n)
+        else:
+            header += bytes([127]) + struct.pack("!Q", n)
+        self.wfile.write(header + payload)
+        self.wfile.flush()
+
+    def _ws_recv(self):
+        """One complete message: (opcode, payload), or None at EOF/error."""
+        opcode, chunks, total = None, [], 0
+        for _ in range(4096):  # bounded number of fragments
+            head = self.rfile.read(2)
+            if len(head) < 2:
+                return None
+            fin, op = head[0] & 0x80, head[0] & 0x0F
+            masked, n = head[1] & 0x80, head[1] & 0x7F
+            if n == 126:
+                n = struct.unpack("!H", self.rfile.read(2))[0]
+            elif n == 127:
+                n = struct.unpack("!Q", self.rfile.read(8))[0]
+            if n > MAX_BODY or total + n > MAX_BODY:
+                return None
+            mask = self.rfile.read(4) if masked else b"\0\0\0\0"
+            data = self.rfile.read(n)
+            if len(data) < n:
+                return None
+            if masked:
+                data = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+            if op >= 0x8:  # control frames are never fragmented
+                return op, data
+            if op != 0:
+                opcode = op
+            chunks.append(data)
+            total += n
+            if fin:
+                return opcode, b"".join(chunks)
+        return None
+
+    def _responses_websocket(self):
+        key = self.headers["Sec-WebSocket-Key"].strip()
+        accept = base64.b64encode(hashlib.sha1((key + WS_GUID).encode()).digest()).decode()
+        self.send_response(101)
+        self.send_header("Upgrade", "websocket")
+        self.send_header("Connection", "Upgrade")
+        self.send_header("Sec-WebSocket-Accept", accept)
+        self.end_headers()  # no extension offered back: no permessage-deflate
+        self.close_connection = True
+        self._log(101)
+        self.connection.settimeout(WS_IDLE_SECONDS)
+        try:
+            for _ in range(10000):  # bounded number of messages per connection
+                msg = self._ws_recv()
+                if msg is None:
+                    return
+                op, data = msg
+                if op == 0x8:  # close
+                    self._ws_send(0x8, data[:2])
+                    return
+                if op == 0x9:  # ping
+                    self._ws_send(0xA, data)
+                    continue
+                if op != 0x1:
+                    continue
+                try:
+                    body = json.loads(data.decode("utf-8"))
+                except (UnicodeDecodeError, ValueError):
+                    continue
+                if not isinstance(body, dict):
+                    continue
+                self._log_line("WS %s %s" % (self.path, body.get("type")))
+                if body.get("type") != "response.create":
+                    continue
+                events, _final = self._responses_events(body)
+                for _name, payload in events:
+                    self._ws_send(0x1, json.dumps(payload).encode("utf-8"))
+        except (OSError, socket.timeout, struct.error):
+            return
+
+    # ---------------------------------------------- OpenAI Chat Completions
+    def _chat(self, body):
+        model = str(body.get("model") or "mock-model")
+        cid = _id("chatcmpl-")
+        now = int(time.time())
+        usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+        if not body.get("stream"):
+            self._send_json(200, {
+                "id": cid, "object": "chat.completion", "created": now, "model": model,
+                "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                             "message": {"role": "assistant", "content": self.reply}}],
+                "usage": usage})
+            return
+        self._start_sse()
+
+        def chunk(choices, **extra):
+            c = {"id": cid, "object": "chat.completion.chunk", "created": now,
+                 "model": model, "choices": choices}
+            c.update(extra)
+            return c
+
+        self._sse(None, chunk([{"index": 0, "finish_reason": None,
+                                "delta": {"role": "assistant", "content": ""}}]))
+        self._sse(None, chunk([{"index": 0, "finish_reason": None,
+                                "delta": {"content": self.reply}}]))
+        self._sse(None, chunk([{"index": 0, "finish_reason": "stop", "delta": {}}]))
+        opts = body.get("stream_options")
+        if isinstance(opts, dict) and opts.get("include_usage"):
+            self._sse(None, chunk([], usage=usage))
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 64
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Mock Anthropic/OpenAI model gateway for tests.")
+    ap.add_argument("--listen", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    ap.add_argument("--port", type=int, default=8080, help="TCP port (0 picks a free one)")
+    ap.add_argument("--reply", default="pong", help="text every model call answers")
+    ap.add_argument("--no-websocket", action="store_true",
+                    help="refuse WebSocket upgrades (404), like a plain HTTP gateway")
+    ap.add_argument("--log", help="append one line per request (METHOD PATH STATUS) here")
+    ap.add_argument("--max-seconds", type=float, default=600.0,
+                    help="exit by itself after this many seconds (default 600)")
+    args = ap.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        ap.error("--port must be 0..65535")
+    if not 0 < args.max_seconds <= 86400:
+        ap.error("--max-seconds must be in (0, 86400]")
+
+    Handler.reply = args.reply
+    Handler.websocket = not args.no_websocket
+    if args.log:
+        Handler.log_file = open(args.log, "a", encoding="utf-8")
+
+    Server.address_family = socket.AF_INET6 if ":" in args.listen else socket.AF_INET
+    httpd = Server((args.listen, args.port), Handler)
+    stop = threading.Event()
+
+    def on_signal(signum, _frame):
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
+    worker = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.2},
+                              daemon=True)
+    worker.start()
+    host, port = httpd.server_address[:2]
+    print("mock_gateway listening on %s %d" % (host, port), flush=True)
+
+    expired = not stop.wait(args.max_seconds)
+    if expired:
+        sys.stderr.write("mock_gateway: --max-seconds reached, exiting\n")
+    httpd.shutdown()
+    httpd.server_close()
+    worker.join(5)
+    if Handler.log_file is not None:
+        Handler.log_file.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
