@@ -236,22 +236,30 @@ static int elems_cb(const struct nlmsghdr *nlh, void *data)
 	return rc < 0 ? mismatch(rb, "unreadable set element", NULL, NULL) : MNL_CB_OK;
 }
 
-/* Keys sorted; an end key sorts before a start key of the same value. */
-static void sort_keys(struct readback *rb)
+/* Keys sorted; an end key sorts before a start key of the same value.  The
+ * key and its end flag travel together, packed into one 64-bit value. */
+static int cmp_u64(const void *a, const void *b)
 {
-	for (size_t i = 1; i < rb->n_keys; i++) {
-		uint32_t k = rb->keys[i];
-		bool e = rb->ends[i];
-		size_t j = i;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
-		while (j > 0 && (rb->keys[j - 1] > k || (rb->keys[j - 1] == k && !rb->ends[j - 1] && e))) {
-			rb->keys[j] = rb->keys[j - 1];
-			rb->ends[j] = rb->ends[j - 1];
-			j--;
-		}
-		rb->keys[j] = k;
-		rb->ends[j] = e;
+	return x < y ? -1 : x > y;
+}
+
+static int sort_keys(struct readback *rb)
+{
+	uint64_t *packed = malloc((rb->n_keys + 1) * sizeof(*packed));
+
+	if (!packed)
+		return -1;
+	for (size_t i = 0; i < rb->n_keys; i++)
+		packed[i] = (uint64_t)rb->keys[i] << 1 | (rb->ends[i] ? 0 : 1);
+	qsort(packed, rb->n_keys, sizeof(*packed), cmp_u64);
+	for (size_t i = 0; i < rb->n_keys; i++) {
+		rb->keys[i] = (uint32_t)(packed[i] >> 1);
+		rb->ends[i] = (packed[i] & 1) == 0;
 	}
+	free(packed);
+	return 0;
 }
 
 /* Half-open kernel intervals back to the model's inclusive ranges. */
@@ -259,7 +267,8 @@ static int compare_elements(struct readback *rb, const struct nf_set *set)
 {
 	size_t out = 0;
 
-	sort_keys(rb);
+	if (sort_keys(rb))
+		return mismatch(rb, "out of memory reading set", set->name, NULL);
 	for (size_t i = 0; i < rb->n_keys; i++) {
 		struct ipv4_range r;
 

@@ -147,6 +147,9 @@ static int render_match(struct nftnl_rule *r, const struct nf_ruleset *rs, const
 		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, NFT_REG_1);
 		nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, rs->sets[m->u.set_index].name);
 		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, netlink_set_id(m->u.set_index));
+		/* Explicit 0: the kernel reports the flags back, and the readback
+		 * compares what it reports with what we sent. */
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS, 0);
 		return put(r, e);
 	case MATCH_DPORT:
 		port = htons(m->u.dport.port);
