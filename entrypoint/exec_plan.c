@@ -3,24 +3,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static char *const default_argv[] = { "claude", NULL };
 
-/* Per CLI: the variable that points it at a model gateway, and the CLI's own
- * documented switches for traffic that could never pass the managed
- * firewall anyway (telemetry, error reports, update checks). */
+/* How each CLI is pointed at a model gateway and kept quiet; the evidence for
+ * every name is in docs/cli-wiring.md.  Variables are set only when the
+ * operator has not set them; arguments are inserted right after argv[0], so
+ * the operator's own later arguments still win. */
 struct cli_wiring {
 	const char *name;
-	const char *base_url_var;
-	const char *quiet[6][2];
+	const char *base_url_vars[3];      /* set to the gateway URL */
+	const char *base_url_config;       /* codex: -c <key>="<URL>" */
+	const char *quiet_vars[5][2];      /* managed only */
+	const char *quiet_args[5];         /* managed only: "-c", value pairs flattened */
 };
 
 static const struct cli_wiring wirings[] = {
-	{ "claude", "ANTHROPIC_BASE_URL",
-	  { { "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1" }, { "DISABLE_TELEMETRY", "1" },
-	    { "DISABLE_ERROR_REPORTING", "1" }, { "DISABLE_AUTOUPDATER", "1" } } },
-	{ "codex", "OPENAI_BASE_URL", { { NULL, NULL } } },
-	{ "pi", "OPENAI_BASE_URL", { { NULL, NULL } } },
+	{ .name = "claude",
+	  .base_url_vars = { "ANTHROPIC_BASE_URL" },
+	  .quiet_vars = { { "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1" }, { "DISABLE_TELEMETRY", "1" },
+			  { "DISABLE_ERROR_REPORTING", "1" }, { "DISABLE_AUTOUPDATER", "1" } } },
+	/* codex 0.171 reads its base URL only from config (-c beats config.toml). */
+	{ .name = "codex",
+	  .base_url_config = "openai_base_url",
+	  .quiet_args = { "analytics.enabled=false", "features.plugins=false",
+			  "check_for_update_on_startup=false", "feedback.enabled=false" } },
+	/* pi takes base URLs only from models.json or an extension: the image's
+	 * extension reads these two variables. */
+	{ .name = "pi",
+	  .base_url_vars = { "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL" },
+	  .quiet_vars = { { "PI_OFFLINE", "1" }, { "PI_TELEMETRY", "0" }, { "PI_SKIP_VERSION_CHECK", "1" } } },
 };
 
 static int add_var(struct exec_plan *plan, const char *name, const char *value,
@@ -36,6 +49,14 @@ static int add_var(struct exec_plan *plan, const char *name, const char *value,
 	return 0;
 }
 
+static int insert_arg(struct exec_plan *plan, const char *a, const char *b, struct cs_error *err)
+{
+	if (plan->n_inserted == EXEC_MAX_INSERTED)
+		return cs_fail(err, CS_EXIT_CONFIG, "too many arguments to insert");
+	snprintf(plan->inserted[plan->n_inserted++], sizeof(plan->inserted[0]), "%s%s", a, b ? b : "");
+	return 0;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -43,19 +64,68 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-int exec_plan_build(const struct cs_config *cfg, const struct cs_user *user,
-		    char *const envp[], char *const argv[], struct exec_plan *plan,
-		    struct cs_error *err)
+static bool argv_mentions(char *const argv[], const char *word)
 {
+	for (char *const *a = argv; *a; a++)
+		if (strstr(*a, word))
+			return true;
+	return false;
+}
+
+static int wire(const struct cs_config *cfg, const struct cli_wiring *w, char *const envp[],
+		char *const argv[], const char *pi_extension, struct exec_plan *plan,
+		struct cs_error *err)
+{
+	bool managed = cfg->profile == CS_PROFILE_MANAGED;
+
+	if (cfg->has_url) {
+		for (size_t i = 0; i < 3 && w->base_url_vars[i]; i++)
+			if (!env_lookup(envp, w->base_url_vars[i]) &&
+			    add_var(plan, w->base_url_vars[i], cfg->url.text, err))
+				return -1;
+		/* The URL's characters are validated: no quote can end the TOML string. */
+		if (w->base_url_config && !argv_mentions(argv, w->base_url_config)) {
+			char kv[MODEL_URL_MAX + 32];
+
+			snprintf(kv, sizeof(kv), "%s=\"%s\"", w->base_url_config, cfg->url.text);
+			if (insert_arg(plan, "-c", NULL, err) || insert_arg(plan, kv, NULL, err))
+				return -1;
+		}
+		if (strcmp(w->name, "pi") == 0) {
+			if (access(pi_extension, R_OK) == 0) {
+				if (insert_arg(plan, "-e", NULL, err) || insert_arg(plan, pi_extension, NULL, err))
+					return -1;
+			} else {
+				cs_warn("%s is missing, so pi keeps its own provider URLs; copy image/pi-base-url.js there", pi_extension);
+			}
+		}
+	}
+	if (!managed)
+		return 0;
+	for (size_t i = 0; i < 5 && w->quiet_vars[i][0]; i++)
+		if (!env_lookup(envp, w->quiet_vars[i][0]) &&
+		    add_var(plan, w->quiet_vars[i][0], w->quiet_vars[i][1], err))
+			return -1;
+	for (size_t i = 0; i < 5 && w->quiet_args[i]; i++)
+		if (insert_arg(plan, "-c", NULL, err) || insert_arg(plan, w->quiet_args[i], NULL, err))
+			return -1;
+	return 0;
+}
+
+int exec_plan_build(const struct cs_config *cfg, const struct cs_user *user,
+		    char *const envp[], char *const argv_in[], const char *pi_extension,
+		    struct exec_plan *plan, struct cs_error *err)
+{
+	char *const *argv = (argv_in && argv_in[0]) ? argv_in : default_argv;
 	const struct cli_wiring *w = NULL;
+	size_t argc = 0, k = 0;
 	char ids[16];
 
 	memset(plan, 0, sizeof(*plan));
-	plan->argv = (argv && argv[0]) ? argv : default_argv;
-	if (!plan->argv[0][0])
+	if (!argv[0][0])
 		return cs_fail(err, CS_EXIT_CONFIG, "the command is an empty string; name the CLI to run, for example claude");
 	for (size_t i = 0; i < sizeof(wirings) / sizeof(wirings[0]); i++)
-		if (strcmp(base_name(plan->argv[0]), wirings[i].name) == 0)
+		if (strcmp(base_name(argv[0]), wirings[i].name) == 0)
 			w = &wirings[i];
 	plan->cli = w ? w->name : NULL;
 
@@ -65,18 +135,26 @@ int exec_plan_build(const struct cs_config *cfg, const struct cs_user *user,
 	    add_var(plan, "USER", user->name[0] ? user->name : ids, err) ||
 	    add_var(plan, "LOGNAME", user->name[0] ? user->name : ids, err))
 		return -1;
-	if (!w)
-		return 0;
-	if (cfg->has_url && !env_lookup(envp, w->base_url_var) &&
-	    add_var(plan, w->base_url_var, cfg->url.text, err))
+	if (w && wire(cfg, w, envp, argv, pi_extension, plan, err))
 		return -1;
-	if (cfg->profile != CS_PROFILE_MANAGED)
-		return 0;
-	for (size_t i = 0; i < 6 && w->quiet[i][0]; i++)
-		if (!env_lookup(envp, w->quiet[i][0]) &&
-		    add_var(plan, w->quiet[i][0], w->quiet[i][1], err))
-			return -1;
+
+	while (argv[argc])
+		argc++;
+	plan->argv = calloc(argc + plan->n_inserted + 1, sizeof(char *));
+	if (!plan->argv)
+		return cs_fail(err, CS_EXIT_OSERR, "out of memory planning the command");
+	plan->argv[k++] = argv[0];
+	for (size_t i = 0; i < plan->n_inserted; i++)
+		plan->argv[k++] = plan->inserted[i];
+	for (size_t i = 1; i < argc; i++)
+		plan->argv[k++] = argv[i];
 	return 0;
+}
+
+void exec_plan_free(struct exec_plan *plan)
+{
+	free(plan->argv);
+	plan->argv = NULL;
 }
 
 void exec_environ_free(char **env)

@@ -153,7 +153,7 @@ int main(int argc, char **argv, char **envp)
 		return die(&err);
 	if (policy.firewall && ruleset_build(&policy, &rs, &err))
 		return die(&err);
-	if (exec_plan_build(&cfg, &user, envp, argv + cmd, &exec, &err))
+	if (exec_plan_build(&cfg, &user, envp, argv + cmd, PI_EXTENSION_PATH, &exec, &err))
 		return die(&err);
 	plan = (struct start_plan){ .cfg = &cfg, .user = &user, .policy = &policy,
 				    .ruleset = policy.firewall ? &rs : NULL, .exec = &exec,

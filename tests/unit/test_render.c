@@ -132,7 +132,7 @@ static void test_plan_escaping(void)
 	struct cs_config cfg = { .profile = CS_PROFILE_MANAGED };
 	struct cs_user user = { .name = "node", .uid = 1000, .gid = 1000, .home = "/home/node" };
 	char *const argv[] = { "claude", "x\ntable ip evil { }", NULL };
-	struct exec_plan ex = { .argv = argv };
+	struct exec_plan ex = { .argv = (char **)argv };
 	struct start_plan plan = { .cfg = &cfg, .user = &user, .policy = &p, .ruleset = &rs, .exec = &ex };
 	char *buf = NULL;
 	size_t len = 0;

@@ -1,0 +1,129 @@
+/* How the init points each CLI at the gateway, and what it never overrides. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "entrypoint/exec_plan.h"
+#include "tests/unit/check.h"
+
+static const char *added(const struct exec_plan *p, const char *name)
+{
+	for (size_t i = 0; i < p->n_added; i++)
+		if (strcmp(p->added[i].name, name) == 0)
+			return p->added[i].value;
+	return NULL;
+}
+
+static char *joined(const struct exec_plan *p)
+{
+	static char buf[8192];
+
+	buf[0] = '\0';
+	for (char **a = p->argv; *a; a++) {
+		strcat(buf, *a);
+		strcat(buf, a[1] ? " " : "");
+	}
+	return buf;
+}
+
+static struct cs_config cfg(enum cs_profile profile, const char *url)
+{
+	struct cs_config c = { .profile = profile };
+	struct cs_error err;
+
+	if (url)
+		c.has_url = model_url_parse(url, profile == CS_PROFILE_INTERACTIVE, &c.url, &err) == 0;
+	return c;
+}
+
+int main(void)
+{
+	struct cs_user user = { .name = "node", .uid = 1000, .gid = 1000, .home = "/home/node" };
+	struct cs_config managed = cfg(CS_PROFILE_MANAGED, "http://192.0.2.10:8080/v1");
+	struct cs_config inter = cfg(CS_PROFILE_INTERACTIVE, "https://gw.example.com");
+	char *no_env[] = { NULL };
+	char *operator_env[] = { "ANTHROPIC_BASE_URL=http://192.0.2.99:1", "DISABLE_TELEMETRY=0", NULL };
+	char ext[] = "/tmp/pi-extXXXXXX";
+	struct exec_plan p;
+	struct cs_error err;
+	int fd = mkstemp(ext);
+
+	CHECK(fd >= 0, "temp extension file");
+	close(fd);
+
+	/* Default command is claude; identity and gateway added; managed is quiet. */
+	CHECK(exec_plan_build(&managed, &user, no_env, NULL, ext, &p, &err) == 0, "claude: %s", err.msg);
+	CHECK_STR(joined(&p), "claude");
+	CHECK(p.cli && strcmp(p.cli, "claude") == 0, "recognised");
+	CHECK(added(&p, "HOME") && strcmp(added(&p, "HOME"), "/home/node") == 0, "HOME");
+	CHECK(added(&p, "USER") && strcmp(added(&p, "USER"), "node") == 0, "USER");
+	CHECK(added(&p, "LOGNAME") && strcmp(added(&p, "LOGNAME"), "node") == 0, "LOGNAME");
+	CHECK(added(&p, "ANTHROPIC_BASE_URL") && strcmp(added(&p, "ANTHROPIC_BASE_URL"), "http://192.0.2.10:8080/v1") == 0, "base url");
+	CHECK(added(&p, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC") != NULL, "quiet");
+	exec_plan_free(&p);
+
+	/* Recognised by basename; the operator's own values are kept. */
+	{
+		char *argv[] = { "/usr/local/bin/claude", "-p", "hi", NULL };
+		char **env;
+
+		CHECK(exec_plan_build(&managed, &user, operator_env, argv, ext, &p, &err) == 0, "claude path");
+		CHECK(added(&p, "ANTHROPIC_BASE_URL") == NULL, "operator's base URL kept");
+		CHECK(added(&p, "DISABLE_TELEMETRY") == NULL, "operator's telemetry choice kept");
+		CHECK_STR(joined(&p), "/usr/local/bin/claude -p hi");
+		env = exec_plan_environ(&p, operator_env);
+		CHECK(env && strcmp(env[0], "ANTHROPIC_BASE_URL=http://192.0.2.99:1") == 0, "environ keeps it");
+		exec_environ_free(env);
+		exec_plan_free(&p);
+	}
+
+	/* codex: config arguments, since 0.171 reads no base-URL variable. */
+	{
+		char *argv[] = { "codex", "exec", "say pong", NULL };
+
+		CHECK(exec_plan_build(&managed, &user, no_env, argv, ext, &p, &err) == 0, "codex");
+		CHECK_STR(joined(&p), "codex -c openai_base_url=\"http://192.0.2.10:8080/v1\" -c analytics.enabled=false "
+			  "-c features.plugins=false -c check_for_update_on_startup=false -c feedback.enabled=false exec say pong");
+		exec_plan_free(&p);
+	}
+	{
+		char *argv[] = { "codex", "-c", "openai_base_url=\"http://192.0.2.7\"", "exec", NULL };
+
+		CHECK(exec_plan_build(&inter, &user, no_env, argv, ext, &p, &err) == 0, "codex operator");
+		CHECK_STR(joined(&p), "codex -c openai_base_url=\"http://192.0.2.7\" exec");
+		exec_plan_free(&p);
+	}
+
+	/* pi: the extension and both provider variables; interactive is not quieted. */
+	{
+		char *argv[] = { "pi", "-p", "say pong", NULL };
+
+		CHECK(exec_plan_build(&inter, &user, no_env, argv, ext, &p, &err) == 0, "pi");
+		CHECK(strncmp(joined(&p), "pi -e /tmp/pi-ext", 17) == 0, "pi extension inserted: %s", joined(&p));
+		CHECK(added(&p, "ANTHROPIC_BASE_URL") && added(&p, "OPENAI_BASE_URL"), "both providers");
+		CHECK(added(&p, "PI_OFFLINE") == NULL, "interactive leaves pi's own traffic alone");
+		exec_plan_free(&p);
+		CHECK(exec_plan_build(&managed, &user, no_env, argv, "/nonexistent/ext.js", &p, &err) == 0, "pi no ext");
+		CHECK_STR(joined(&p), "pi -p say pong");
+		CHECK(added(&p, "PI_OFFLINE") && strcmp(added(&p, "PI_OFFLINE"), "1") == 0, "managed pi quiet");
+		exec_plan_free(&p);
+	}
+
+	/* Any other command: identity only. */
+	{
+		char *argv[] = { "bash", "-l", NULL };
+		struct cs_user anon = { .uid = 4242, .gid = 4242, .home = "/" };
+
+		CHECK(exec_plan_build(&managed, &anon, no_env, argv, ext, &p, &err) == 0, "bash");
+		CHECK(p.cli == NULL && p.n_added == 3, "no wiring for bash");
+		CHECK(added(&p, "USER") && strcmp(added(&p, "USER"), "4242") == 0, "uid as USER without passwd entry");
+		exec_plan_free(&p);
+	}
+	{
+		char *argv[] = { "", NULL };
+
+		CHECK(exec_plan_build(&managed, &user, no_env, argv, ext, &p, &err) == -1 &&
+		      err.status == CS_EXIT_CONFIG, "empty command refused");
+	}
+	unlink(ext);
+	return check_done("test_exec_plan");
+}
