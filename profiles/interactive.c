@@ -1,14 +1,401 @@
 #include "profiles/interactive.h"
 
-/* Placeholder until the interactive profile lands: it fails closed, so an
- * interactive start never runs with a firewall narrower or wider than meant. */
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profiles/allow.h"
+#include "profiles/lookup.h"
+#include "profiles/netinfo.h"
+#include "profiles/profile.h"
+#include "profiles/ranges.h"
+#include "netfilter/model.h"
+
+/* Everything the build needs, so one cleanup path frees it all. */
+struct build {
+	const struct cs_config *cfg;
+	const struct policy_env *env;
+	struct policy *p;
+	struct cs_error *err;
+	struct profile prof;
+	const struct profile_section **sections;  /* common first */
+	size_t n_sections;
+	struct allow_entry *allow;
+	size_t n_allow;
+	const char **names;                       /* every name to resolve, once */
+	const char **name_origin;                 /* where it first came from, for warnings */
+	size_t n_names;
+	struct lookup_result *answers;            /* NULL: names are not resolved (--check) */
+	char warned_files[8][PROFILE_FILE_MAX];   /* missing files, warned once */
+	size_t n_warned;
+};
+
+/* Origins are shortened to fit POLICY_ORIGIN_MAX; that is all they need. */
+__attribute__((format(printf, 2, 3)))
+static void origin_fmt(char *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out, POLICY_ORIGIN_MAX, fmt, ap);
+	va_end(ap);
+}
+
+static int oom(struct build *b)
+{
+	return cs_fail(b->err, CS_EXIT_OSERR, "out of memory building the interactive policy");
+}
+
+static int add_dest(struct build *b, uint16_t port, const struct ipv4_range *r, size_t n,
+		    const char *origin)
+{
+	return policy_add_dest(b->p, IPPROTO_TCP, port, r, n, origin) ? oom(b) : 0;
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* The sections that apply: common and the running CLI's; every CLI's when
+ * the command is not one of the profile's (a shell may start any of them). */
+static int select_sections(struct build *b)
+{
+	const struct profile_section *cli = NULL;
+
+	b->sections = calloc(b->prof.n_sections, sizeof(*b->sections));
+	if (!b->sections)
+		return oom(b);
+	b->sections[b->n_sections++] = &b->prof.sections[0];
+	if (b->env->command)
+		cli = profile_cli(&b->prof, basename_of(b->env->command));
+	if (cli) {
+		b->sections[b->n_sections++] = cli;
+		return 0;
+	}
+	if (b->env->command && b->prof.n_sections > 1)
+		cs_info("'%.64s' is not a CLI of the profile: allowing the names of all of them", basename_of(b->env->command));
+	for (size_t i = 1; i < b->prof.n_sections; i++)
+		b->sections[b->n_sections++] = &b->prof.sections[i];
+	return 0;
+}
+
+static int name_index(const struct build *b, const char *name)
+{
+	for (size_t i = 0; i < b->n_names; i++)
+		if (strcmp(b->names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void want_name(struct build *b, const char *name, const char *origin)
+{
+	if (name_index(b, name) >= 0)
+		return;
+	b->names[b->n_names] = name;
+	b->name_origin[b->n_names] = origin;
+	b->n_names++;
+}
+
+static int collect_names(struct build *b)
+{
+	size_t cap = 1 + b->n_allow;
+
+	for (size_t s = 0; s < b->n_sections; s++)
+		cap += b->sections[s]->n_domains;
+	b->names = calloc(cap, sizeof(*b->names));
+	b->name_origin = calloc(cap, sizeof(*b->name_origin));
+	if (!b->names || !b->name_origin)
+		return oom(b);
+	if (b->cfg->has_url && !b->cfg->url.host_is_ipv4)
+		want_name(b, b->cfg->url.host, "TASK_AGENT_MODEL_BASE_URL");
+	for (size_t s = 0; s < b->n_sections; s++)
+		for (size_t d = 0; d < b->sections[s]->n_domains; d++)
+			want_name(b, b->sections[s]->domains[d].name, b->sections[s]->name);
+	for (size_t a = 0; a < b->n_allow; a++)
+		if (b->allow[a].is_name)
+			want_name(b, b->allow[a].name, "CLI_SANDBOX_ALLOW");
+	return 0;
+}
+
+/* Resolves every name at once, within LOOKUP_TIMEOUT_MS, and drops the
+ * addresses no profile may allow.  A name that does not resolve is a
+ * warning: it opens nothing. */
+static int resolve_names(struct build *b)
+{
+	char a[16];
+
+	if (!b->env->resolve || b->n_names == 0)
+		return 0;
+	b->answers = calloc(b->n_names, sizeof(*b->answers));
+	if (!b->answers)
+		return oom(b);
+	if (lookup_all(b->env->resolve, b->env->resolve_ctx, b->names, b->n_names,
+		       LOOKUP_TIMEOUT_MS, b->answers, b->err))
+		return -1;
+	for (size_t i = 0; i < b->n_names; i++) {
+		struct lookup_result *r = &b->answers[i];
+		size_t kept = 0;
+
+		if (!r->answered) {
+			cs_warn("%s (%s) did not resolve within %d s; nothing is allowed for it",
+				b->names[i], b->name_origin[i], LOOKUP_TIMEOUT_MS / 1000);
+			continue;
+		}
+		if (r->n == 0) {
+			cs_warn("%s (%s) does not resolve to an IPv4 address; nothing is allowed for it",
+				b->names[i], b->name_origin[i]);
+			continue;
+		}
+		for (size_t k = 0; k < r->n; k++) {
+			const char *why = ipv4_forbidden_destination(r->addrs[k]);
+
+			if (why) {
+				snprintf(a, sizeof(a), "%u.%u.%u.%u", r->addrs[k] >> 24, (r->addrs[k] >> 16) & 255,
+					 (r->addrs[k] >> 8) & 255, r->addrs[k] & 255);
+				cs_warn("%s (%s) resolves to %s, in %s, which is never allowed; that address is ignored",
+					b->names[i], b->name_origin[i], a, why);
+				continue;
+			}
+			r->addrs[kept++] = r->addrs[k];
+		}
+		r->n = kept;
+	}
+	return 0;
+}
+
+/* A destination for name on port: its resolved addresses, sorted; none when
+ * it did not resolve (the dry-run shows it as such). */
+static int add_name_dest(struct build *b, const char *name, uint16_t port, const char *origin)
+{
+	struct ipv4_range r[LOOKUP_MAX_ADDRS];
+	size_t n = 0;
+	int i = name_index(b, name);
+
+	if (b->answers && i >= 0)
+		for (size_t k = 0; k < b->answers[i].n; k++)
+			r[n++] = (struct ipv4_range){ b->answers[i].addrs[k], b->answers[i].addrs[k] };
+	n = ipv4_ranges_normalise(r, n);
+	return add_dest(b, port, r, n, origin);
+}
+
+static bool port_done(const struct policy *p, size_t from, const char *origin, uint16_t port)
+{
+	for (size_t i = from; i < p->n_dests; i++)
+		if (p->dests[i].port == port && strcmp(p->dests[i].origin, origin) == 0)
+			return true;
+	return false;
+}
+
+static int add_domains(struct build *b)
+{
+	char origin[POLICY_ORIGIN_MAX], dup[POLICY_ORIGIN_MAX];
+	size_t first = b->p->n_dests;
+
+	for (size_t s = 0; s < b->n_sections; s++) {
+		const struct profile_section *sec = b->sections[s];
+
+		for (size_t d = 0; d < sec->n_domains; d++) {
+			const struct profile_domain *dom = &sec->domains[d];
+
+			origin_fmt(origin, "profile %s: %s", sec->name, dom->name);
+			for (size_t k = 0; k < dom->n_ports; k++) {
+				bool seen = false;
+
+				/* the same name in an earlier section: keep the first */
+				for (size_t e = 0; e < s && !seen; e++) {
+					origin_fmt(dup, "profile %s: %s", b->sections[e]->name, dom->name);
+					seen = port_done(b->p, first, dup, dom->ports[k]);
+				}
+				if (!seen && add_name_dest(b, dom->name, dom->ports[k], origin))
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Warns once per missing file; returns the full path in path. */
+static void data_path(const struct build *b, const char *file, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", b->cfg->profile_dir, file);
+}
+
+static void warn_missing(struct build *b, const char *file, const char *consequence)
+{
+	char path[PATH_MAX + PROFILE_FILE_MAX];
+
+	for (size_t i = 0; i < b->n_warned; i++)
+		if (strcmp(b->warned_files[i], file) == 0)
+			return;
+	if (b->n_warned < sizeof(b->warned_files) / sizeof(b->warned_files[0]))
+		snprintf(b->warned_files[b->n_warned++], PROFILE_FILE_MAX, "%s", file);
+	data_path(b, file, path, sizeof(path));
+	cs_warn("range file %s is missing: %s (scripts/refresh-ranges fetches it)", path, consequence);
+}
+
+static int load_file(struct build *b, const struct profile_ranges *src, const char *file,
+		     struct range_list *out)
+{
+	char path[PATH_MAX + PROFILE_FILE_MAX];
+	const char *lists[PROFILE_MAX_LISTS];
+
+	data_path(b, file, path, sizeof(path));
+	for (size_t i = 0; i < src->n_lists; i++)
+		lists[i] = src->lists[i];
+	if (src->format == PROFILE_RANGES_GITHUB_META)
+		return ranges_load_github_meta(path, lists, src->n_lists, out, b->err);
+	return ranges_load_google(path, out, b->err);
+}
+
+static int add_range_source(struct build *b, const struct profile_ranges *src)
+{
+	struct range_list all = { 0 }, minus = { 0 }, diff;
+	char origin[POLICY_ORIGIN_MAX], what[96] = "";
+	bool cut;
+	int rc;
+
+	rc = load_file(b, src, src->file, &all);
+	if (rc < 0)
+		return -1;
+	if (rc == 1) {
+		warn_missing(b, src->file, "its ranges are not allowed, names still resolve");
+		return 0;
+	}
+	if (src->minus[0]) {
+		rc = load_file(b, src, src->minus, &minus);
+		if (rc < 0 || rc == 1) {
+			range_list_free(&all);
+			if (rc == 1) {
+				char why[200];
+
+				snprintf(why, sizeof(why), "%.60s is not used without it, since it would include what %.60s subtracts",
+					 src->file, src->minus);
+				warn_missing(b, src->minus, why);
+			}
+			return rc < 0 ? -1 : 0;
+		}
+		rc = range_list_subtract(&all, &minus, &diff);
+		range_list_free(&all);
+		range_list_free(&minus);
+		if (rc)
+			return oom(b);
+		all = diff;
+	}
+	if (range_list_remove_forbidden(&all, &cut)) {
+		range_list_free(&all);
+		return oom(b);
+	}
+	if (cut)
+		cs_warn("%s/%s lists loopback, link-local, multicast or reserved addresses; they were left out",
+			b->cfg->profile_dir, src->file);
+	for (size_t i = 0; i < src->n_lists; i++)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s%s", i ? "+" : " ", src->lists[i]);
+	if (src->minus[0])
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), " minus %s", src->minus);
+	rc = 0;
+	for (size_t k = 0; k < src->n_ports && rc == 0; k++) {
+		origin_fmt(origin, "%s%s (%u)", src->file, what, src->ports[k]);
+		rc = add_dest(b, src->ports[k], all.r, all.n, origin);
+	}
+	range_list_free(&all);
+	return rc;
+}
+
+static int add_ranges(struct build *b)
+{
+	for (size_t s = 0; s < b->n_sections; s++)
+		for (size_t r = 0; r < b->sections[s]->n_ranges; r++)
+			if (add_range_source(b, &b->sections[s]->ranges[r]))
+				return -1;
+	return 0;
+}
+
+static int add_model_url(struct build *b)
+{
+	const struct model_url *u = &b->cfg->url;
+	char origin[POLICY_ORIGIN_MAX];
+	struct ipv4_range r = { u->addr, u->addr };
+
+	if (!b->cfg->has_url)
+		return 0;
+	origin_fmt(origin, "model endpoint (TASK_AGENT_MODEL_BASE_URL): %s", u->host);
+	if (u->host_is_ipv4)
+		return add_dest(b, u->port, &r, 1, origin);
+	return add_name_dest(b, u->host, u->port, origin);
+}
+
+static int add_allow(struct build *b)
+{
+	char origin[POLICY_ORIGIN_MAX];
+
+	for (size_t i = 0; i < b->n_allow; i++) {
+		const struct allow_entry *a = &b->allow[i];
+		int rc;
+
+		origin_fmt(origin, "CLI_SANDBOX_ALLOW: %s", a->text);
+		rc = a->is_name ? add_name_dest(b, a->name, a->port, origin)
+				: add_dest(b, a->port, &a->range, 1, origin);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+static int host_network(struct build *b)
+{
+	uint32_t gw;
+	const char *why;
+
+	if (!b->cfg->allow_host_network)
+		return 0;
+	if (route_default_gateway(b->env->route_table, &gw, b->err))
+		return -1;
+	why = ipv4_forbidden_destination(gw);
+	if (why)
+		return cs_fail(b->err, CS_EXIT_CONFIG, "CLI_SANDBOX_ALLOW_HOST_NETWORK=true, but the default gateway is in %s; unset it and allow what you need with CLI_SANDBOX_ALLOW", why);
+	b->p->has_host_net = true;
+	b->p->host_net_addr = gw & 0xffffff00u;
+	b->p->host_net_len = 24;
+	return 0;
+}
+
+static int build(struct build *b)
+{
+	int n;
+
+	if (b->cfg->has_allow && allow_parse(b->cfg->allow, &b->allow, &b->n_allow, b->err))
+		return -1;
+	if (b->cfg->skip_firewall) {
+		b->p->firewall = false;  /* programs nothing: no file read, no name resolved */
+		return 0;
+	}
+	if (profile_load(b->cfg->profile_dir, &b->prof, b->err) || select_sections(b))
+		return -1;
+	n = resolv_conf_nameservers(b->env->resolv_conf, b->p->resolvers, POLICY_MAX_RESOLVERS, b->err);
+	if (n < 0)
+		return -1;
+	b->p->n_resolvers = (size_t)n;
+	if (host_network(b) || collect_names(b) || resolve_names(b))
+		return -1;
+	return add_model_url(b) || add_domains(b) || add_ranges(b) || add_allow(b);
+}
+
 int interactive_policy(const struct cs_config *cfg, const struct policy_env *env,
 		       struct policy *p, struct cs_error *err)
 {
-	(void)env;
-	if (cfg->skip_firewall) {
-		p->firewall = false;
-		return 0;
-	}
-	return cs_fail(err, CS_EXIT_CONFIG, "the interactive profile is not available in this build; use the managed profile");
+	struct build b = { .cfg = cfg, .env = env, .p = p, .err = err };
+	int rc = build(&b);
+
+	profile_free(&b.prof);
+	free(b.sections);
+	free(b.allow);
+	free(b.names);
+	free(b.name_origin);
+	free(b.answers);
+	return rc ? -1 : 0;
 }

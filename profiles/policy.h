@@ -48,6 +48,10 @@ struct policy_env {
 	void *resolve_ctx;
 	const char *resolv_conf;   /* path of resolv.conf */
 	const char *route_table;   /* path of /proc/net/route */
+	/* The command about to run, as given (e.g. "claude" or
+	 * "/usr/local/bin/codex"): the interactive profile allows the names of
+	 * the CLI with that basename.  NULL: those of every CLI in the profile. */
+	const char *command;
 };
 
 void policy_init(struct policy *p, enum cs_profile profile);

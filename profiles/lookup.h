@@ -1,0 +1,34 @@
+/* Resolving the profile's names with a bound on the total time.
+ *
+ * getaddrinfo has no timeout, and one dead nameserver can stall it for
+ * (timeout x attempts) per name.  The names are resolved one after the other
+ * in a child process that reports each answer through a pipe; the parent
+ * waits until every name is answered or the deadline passes, then kills and
+ * reaps the child.  Nothing is left behind: no thread that keeps running
+ * with the init's privileges, no process. */
+#ifndef CLI_SANDBOX_LOOKUP_H
+#define CLI_SANDBOX_LOOKUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "entrypoint/status.h"
+
+#define LOOKUP_MAX_ADDRS 32         /* addresses kept per name */
+#define LOOKUP_TIMEOUT_MS 5000      /* for all names together */
+
+typedef size_t (*lookup_fn)(const char *name, uint32_t *addrs, size_t max, void *ctx);
+
+struct lookup_result {
+	bool answered;                  /* false: the deadline passed first */
+	size_t n;                       /* 0: the name does not resolve */
+	uint32_t addrs[LOOKUP_MAX_ADDRS];
+};
+
+/* Resolves names[0..n) with fn, all within timeout_ms.  0, or -1 with err
+ * (71) when the resolver process cannot be started. */
+int lookup_all(lookup_fn fn, void *ctx, const char *const *names, size_t n,
+	       unsigned timeout_ms, struct lookup_result *results, struct cs_error *err);
+
+#endif

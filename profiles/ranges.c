@@ -1,0 +1,261 @@
+#include "profiles/ranges.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "entrypoint/model_url.h"
+#include "netfilter/model.h"
+#include "profiles/json_file.h"
+
+#define REFRESH_HINT "fix the entry or refresh the file with scripts/refresh-ranges"
+
+void range_list_free(struct range_list *l)
+{
+	free(l->r);
+	memset(l, 0, sizeof(*l));
+}
+
+int range_list_add(struct range_list *l, uint32_t first, uint32_t last)
+{
+	if (l->n == l->cap) {
+		size_t ncap = l->cap ? l->cap * 2 : 16;
+		void *np = realloc(l->r, ncap * sizeof(*l->r));
+
+		if (!np)
+			return -1;
+		l->r = np;
+		l->cap = ncap;
+	}
+	l->r[l->n].first = first;
+	l->r[l->n].last = last;
+	l->n++;
+	return 0;
+}
+
+void range_list_normalise(struct range_list *l)
+{
+	l->n = ipv4_ranges_normalise(l->r, l->n);
+}
+
+int range_list_subtract(const struct range_list *a, const struct range_list *b,
+			struct range_list *out)
+{
+	size_t j = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < a->n; i++) {
+		/* 64 bits: the cursor steps past 255.255.255.255 */
+		uint64_t cur = a->r[i].first, last = a->r[i].last;
+
+		while (j < b->n && b->r[j].last < a->r[i].first)
+			j++;
+		for (size_t k = j; k < b->n && b->r[k].first <= last && cur <= last; k++) {
+			if (b->r[k].first > cur &&
+			    range_list_add(out, (uint32_t)cur, b->r[k].first - 1))
+				goto oom;
+			if ((uint64_t)b->r[k].last + 1 > cur)
+				cur = (uint64_t)b->r[k].last + 1;
+		}
+		if (cur <= last && range_list_add(out, (uint32_t)cur, (uint32_t)last))
+			goto oom;
+	}
+	return 0;
+oom:
+	range_list_free(out);
+	return -1;
+}
+
+struct forbidden_block {
+	struct ipv4_range r;
+	const char *what;
+};
+
+/* The blocks ipv4_forbidden_destination() names, as ranges (a unit test
+ * checks that the two agree). */
+static const struct forbidden_block forbidden[] = {
+	{ { 0x00000000u, 0x00ffffffu }, "unspecified 0.0.0.0/8" },
+	{ { 0x7f000000u, 0x7fffffffu }, "loopback 127.0.0.0/8" },
+	{ { 0xa9fe0000u, 0xa9feffffu }, "link-local 169.254.0.0/16 (cloud metadata)" },
+	{ { 0xe0000000u, 0xefffffffu }, "multicast 224.0.0.0/4" },
+	{ { 0xf0000000u, 0xffffffffu }, "reserved 240.0.0.0/4 (broadcast included)" },
+};
+
+const char *ipv4_range_forbidden_overlap(struct ipv4_range r)
+{
+	for (size_t i = 0; i < sizeof(forbidden) / sizeof(forbidden[0]); i++)
+		if (r.first <= forbidden[i].r.last && forbidden[i].r.first <= r.last)
+			return forbidden[i].what;
+	return NULL;
+}
+
+int range_list_remove_forbidden(struct range_list *l, bool *removed)
+{
+	struct range_list f = { 0 }, out;
+
+	*removed = false;
+	for (size_t i = 0; i < sizeof(forbidden) / sizeof(forbidden[0]); i++)
+		if (range_list_add(&f, forbidden[i].r.first, forbidden[i].r.last)) {
+			range_list_free(&f);
+			return -1;
+		}
+	range_list_normalise(&f);
+	if (range_list_subtract(l, &f, &out)) {
+		range_list_free(&f);
+		return -1;
+	}
+	range_list_free(&f);
+	/* Subtraction only removes: equal counts and equal bounds mean no cut. */
+	*removed = out.n != l->n;
+	for (size_t i = 0; !*removed && i < out.n; i++)
+		*removed = out.r[i].first != l->r[i].first || out.r[i].last != l->r[i].last;
+	range_list_free(l);
+	*l = out;
+	return 0;
+}
+
+struct ipv4_range ipv4_prefix_range(uint32_t addr, unsigned len)
+{
+	uint32_t host = len >= 32 ? 0 : UINT32_MAX >> len;
+
+	return (struct ipv4_range){ addr & ~host, (addr & ~host) | host };
+}
+
+int ipv4_prefix_parse(const char *s, size_t len, uint32_t *addr, unsigned *plen,
+		      bool *host_bits)
+{
+	const char *slash = memchr(s, '/', len);
+	size_t alen, llen;
+	unsigned v = 0;
+
+	if (!slash)
+		return -1;
+	alen = (size_t)(slash - s);
+	llen = len - alen - 1;
+	if (ipv4_parse_strict(s, alen, addr))
+		return -1;
+	if (llen == 0 || llen > 2 || (slash[1] == '0' && llen > 1))
+		return -1;
+	for (size_t i = 1; i <= llen; i++) {
+		if (slash[i] < '0' || slash[i] > '9')
+			return -1;
+		v = v * 10 + (unsigned)(slash[i] - '0');
+	}
+	if (v > 32)
+		return -1;
+	*plen = v;
+	*host_bits = ipv4_prefix_range(*addr, v).first != *addr;
+	return 0;
+}
+
+/* One entry of a provider list: an IPv4 prefix, added masked; IPv6 skipped. */
+static int add_entry(const char *path, const char *where, size_t index, json_t *v,
+		     struct range_list *out, size_t *masked, struct cs_error *err)
+{
+	const char *s = json_string_value(v);
+	uint32_t addr;
+	unsigned len;
+	bool host_bits;
+	struct ipv4_range r;
+
+	if (!s)
+		return cs_fail(err, CS_EXIT_CONFIG, "%s: %s[%zu] is not a string; " REFRESH_HINT, path, where, index);
+	if (strchr(s, ':'))
+		return 0;  /* IPv6: dropped by the firewall anyway */
+	if (ipv4_prefix_parse(s, strlen(s), &addr, &len, &host_bits))
+		return cs_fail(err, CS_EXIT_CONFIG, "%s: %s[%zu] '%.60s' is not an IPv4 prefix a.b.c.d/len; " REFRESH_HINT,
+			       path, where, index, s);
+	if (len < RANGES_MIN_PREFIX_LEN)
+		return cs_fail(err, CS_EXIT_CONFIG, "%s: %s[%zu] '%.60s' is wider than /%d, which no provider publishes; " REFRESH_HINT,
+			       path, where, index, s, RANGES_MIN_PREFIX_LEN);
+	*masked += host_bits;
+	r = ipv4_prefix_range(addr, len);
+	if (range_list_add(out, r.first, r.last))
+		return cs_fail(err, CS_EXIT_OSERR, "out of memory reading %s", path);
+	return 0;
+}
+
+static int finish(const char *path, size_t masked, struct range_list *out)
+{
+	if (masked)
+		cs_warn("%s: %zu prefixes had host bits set; used their network address (e.g. 192.0.2.1/24 as 192.0.2.0/24)",
+			path, masked);
+	range_list_normalise(out);
+	return 0;
+}
+
+int ranges_load_github_meta(const char *path, const char *const *lists, size_t n_lists,
+			    struct range_list *out, struct cs_error *err)
+{
+	json_t *root;
+	size_t masked = 0;
+	int rc = json_file_load(path, RANGES_MAX_FILE_BYTES, &root, err);
+
+	memset(out, 0, sizeof(*out));
+	if (rc)
+		return rc;
+	if (!json_is_object(root)) {
+		rc = cs_fail(err, CS_EXIT_CONFIG, "%s is not a GitHub meta document (a JSON object with \"web\", \"api\", \"git\" lists); " REFRESH_HINT, path);
+		goto out;
+	}
+	for (size_t i = 0; i < n_lists && rc == 0; i++) {
+		json_t *list = json_object_get(root, lists[i]);
+		json_t *v;
+		size_t k;
+
+		if (!json_is_array(list)) {
+			rc = cs_fail(err, CS_EXIT_CONFIG, "%s has no \"%s\" list of prefixes; " REFRESH_HINT, path, lists[i]);
+			break;
+		}
+		json_array_foreach(list, k, v) {
+			rc = add_entry(path, lists[i], k, v, out, &masked, err);
+			if (rc)
+				break;
+		}
+	}
+	if (rc == 0)
+		finish(path, masked, out);
+out:
+	json_decref(root);
+	if (rc)
+		range_list_free(out);
+	return rc;
+}
+
+int ranges_load_google(const char *path, struct range_list *out, struct cs_error *err)
+{
+	json_t *root, *prefixes, *e;
+	size_t masked = 0, k;
+	int rc = json_file_load(path, RANGES_MAX_FILE_BYTES, &root, err);
+
+	memset(out, 0, sizeof(*out));
+	if (rc)
+		return rc;
+	prefixes = json_object_get(root, "prefixes");
+	if (!json_is_array(prefixes)) {
+		rc = cs_fail(err, CS_EXIT_CONFIG, "%s has no \"prefixes\" list (Google's {\"prefixes\":[{\"ipv4Prefix\":...}]} format); " REFRESH_HINT, path);
+		goto out;
+	}
+	json_array_foreach(prefixes, k, e) {
+		json_t *v4 = json_object_get(e, "ipv4Prefix");
+
+		if (!json_is_object(e)) {
+			rc = cs_fail(err, CS_EXIT_CONFIG, "%s: prefixes[%zu] is not an object; " REFRESH_HINT, path, k);
+			break;
+		}
+		if (v4) {
+			rc = add_entry(path, "prefixes", k, v4, out, &masked, err);
+		} else if (!json_is_string(json_object_get(e, "ipv6Prefix"))) {
+			rc = cs_fail(err, CS_EXIT_CONFIG, "%s: prefixes[%zu] has neither \"ipv4Prefix\" nor \"ipv6Prefix\"; " REFRESH_HINT, path, k);
+		}
+		if (rc)
+			break;
+	}
+	if (rc == 0)
+		finish(path, masked, out);
+out:
+	json_decref(root);
+	if (rc)
+		range_list_free(out);
+	return rc;
+}
