@@ -147,6 +147,8 @@ int main(int argc, char **argv, char **envp)
 	    inherited_groups(groups, CS_MAX_GROUPS, &n_groups, &err) ||
 	    user_resolve(&cfg.user, "/etc/passwd", "/etc/group", groups, n_groups, &user, &err))
 		return die(&err);
+	/* The interactive profile opens only the names of the CLI being run. */
+	penv.command = cmd < argc ? argv[cmd] : "claude";
 	if (mode == MODE_CHECK)
 		penv.resolve = NULL;  /* --check touches nothing, the network included */
 	if (policy_build(&cfg, &penv, &policy, &err))

@@ -128,6 +128,20 @@ int plan_print_nft(const struct start_plan *plan, FILE *out)
 			print_escaped(out, d->origin);
 			fputc('\n', out);
 		}
+		for (size_t i = 0; i < p->n_resolvers; i++) {
+			char a[16];
+
+			fprintf(out, "# allow DNS (udp and tcp port 53) to %s  <- nameserver in resolv.conf\n",
+				ipv4_to_string(p->resolvers[i], a));
+		}
+		if (!p->n_resolvers)
+			fputs("# DNS: none, to any address (Docker's 127.0.0.11 included)\n", out);
+		if (p->has_host_net) {
+			char a[16];
+
+			fprintf(out, "# allow everything to and from %s/%u  <- CLI_SANDBOX_ALLOW_HOST_NETWORK (default gateway's network)\n",
+				ipv4_to_string(p->host_net_addr, a), p->host_net_len);
+		}
 	}
 	fprintf(out, "# user: %s uid=%u gid=%u groups=", user_name(plan->user),
 		(unsigned)plan->user->uid, (unsigned)plan->user->gid);
@@ -185,6 +199,23 @@ int plan_print_json(const struct start_plan *plan, FILE *out)
 		json_array_append_new(dests, json_pack("{s:s, s:i, s:o, s:s}", "protocol",
 						       nf_l4proto_name(d->l4proto), "port", d->port,
 						       "addresses", range_list(d), "origin", d->origin));
+	}
+	{
+		json_t *res = json_array();
+		char a[16];
+
+		for (size_t i = 0; i < plan->policy->n_resolvers; i++)
+			json_array_append_new(res, json_string(ipv4_to_string(plan->policy->resolvers[i], a)));
+		json_array_append_new(dests, json_pack("{s:s, s:i, s:o, s:s}", "protocol", "dns", "port", 53,
+						       "addresses", res, "origin", "resolv.conf"));
+		if (plan->policy->has_host_net) {
+			char net[24];
+
+			snprintf(net, sizeof(net), "%s/%u", ipv4_to_string(plan->policy->host_net_addr, a),
+				 plan->policy->host_net_len);
+			json_array_append_new(dests, json_pack("{s:s, s:i, s:[s], s:s}", "protocol", "any", "port", 0,
+							       "addresses", net, "origin", "CLI_SANDBOX_ALLOW_HOST_NETWORK"));
+		}
 	}
 	if (plan->policy->firewall) {
 		json_decref(ruleset);
