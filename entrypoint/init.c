@@ -63,19 +63,24 @@ static void take_terminal(void)
 	}
 }
 
-struct saved_actions {
-	struct sigaction ttin, ttou, chld;
-};
-
-static void run_child(char *const argv[], char *const envp[], const struct saved_actions *saved)
+/* The command starts with default dispositions for every signal the init
+ * blocks, forwards or ignores, SIGCHLD included, whatever the init itself
+ * inherited (a runtime or a non-interactive shell may hand it SIGINT
+ * ignored, and the command must still die of a forwarded ^C), and with the
+ * signal mask the init was started with.  Other dispositions pass through
+ * exec unchanged, as they would without the init. */
+static void run_child(char *const argv[], char *const envp[])
 {
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	struct cs_error err;
 
 	(void)setpgid(0, 0);  /* the parent does it too, whoever runs first */
 	take_terminal();
-	sigaction(SIGTTIN, &saved->ttin, NULL);
-	sigaction(SIGTTOU, &saved->ttou, NULL);
-	sigaction(SIGCHLD, &saved->chld, NULL);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaction(forwarded[i], &dfl, NULL);
+	sigaction(SIGTTIN, &dfl, NULL);
+	sigaction(SIGTTOU, &dfl, NULL);
+	sigaction(SIGCHLD, &dfl, NULL);
 	sigprocmask(SIG_SETMASK, &original_mask, NULL);
 	exec_command(argv, envp, &err);
 	cs_print_error(&err);
@@ -206,7 +211,6 @@ static int supervise(int sfd, pid_t child)
 int init_supervise(char *const argv[], char *const envp[])
 {
 	struct cs_error err;
-	struct saved_actions saved;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, dfl = { .sa_handler = SIG_DFL };
 	sigset_t set;
 	pid_t child;
@@ -224,9 +228,9 @@ int init_supervise(char *const argv[], char *const envp[])
 	/* Background terminal access must never stop the init; SIGCHLD must not
 	 * be inherited as ignored, or the kernel would reap the command's status
 	 * away from us. */
-	sigaction(SIGTTIN, &ign, &saved.ttin);
-	sigaction(SIGTTOU, &ign, &saved.ttou);
-	sigaction(SIGCHLD, &dfl, &saved.chld);
+	sigaction(SIGTTIN, &ign, NULL);
+	sigaction(SIGTTOU, &ign, NULL);
+	sigaction(SIGCHLD, &dfl, NULL);
 	child = fork();
 	if (child < 0) {
 		cs_fail(&err, CS_EXIT_OSERR, "cannot fork the command (%s); the command is not started", strerror(errno));
@@ -234,7 +238,7 @@ int init_supervise(char *const argv[], char *const envp[])
 		return err.status;
 	}
 	if (child == 0)
-		run_child(argv, envp, &saved);
+		run_child(argv, envp);
 	/* Also here, so a signal forwarded before the child ran finds its group.
 	 * EACCES (the child already exec'd) and ESRCH are harmless. */
 	(void)setpgid(child, child);
