@@ -28,6 +28,12 @@ struct build {
 	const char **name_origin;                 /* where it first came from, for warnings */
 	size_t n_names;
 	struct lookup_result *answers;            /* NULL: names are not resolved (--check) */
+	struct loaded_ranges {
+		const struct profile_ranges *src;
+		struct range_list list;
+		bool present;                     /* false: a file is missing */
+	} *loaded;
+	size_t n_loaded;
 	char warned_files[8][PROFILE_FILE_MAX];   /* missing files, warned once */
 	size_t n_warned;
 };
@@ -252,14 +258,16 @@ static int load_file(struct build *b, const struct profile_ranges *src, const ch
 	return ranges_load_google(path, out, b->err);
 }
 
-static int add_range_source(struct build *b, const struct profile_ranges *src)
+/* Reads one range source (a file, minus another) into *out; *present is
+ * false when a file is missing (warned). */
+static int load_range_source(struct build *b, const struct profile_ranges *src, struct range_list *out,
+			     bool *present)
 {
-	struct range_list all = { 0 }, minus = { 0 }, diff;
-	char origin[POLICY_ORIGIN_MAX], what[96] = "";
+	struct range_list minus = { 0 }, diff;
 	bool cut;
 	int rc;
 
-	rc = load_file(b, src, src->file, &all);
+	rc = load_file(b, src, src->file, out);
 	if (rc < 0)
 		return -1;
 	if (rc == 1) {
@@ -268,50 +276,76 @@ static int add_range_source(struct build *b, const struct profile_ranges *src)
 	}
 	if (src->minus[0]) {
 		rc = load_file(b, src, src->minus, &minus);
-		if (rc < 0 || rc == 1) {
-			range_list_free(&all);
-			if (rc == 1) {
-				char why[200];
+		if (rc == 1) {
+			char why[200];
 
-				snprintf(why, sizeof(why), "%.60s is not used without it, since it would include what %.60s subtracts",
-					 src->file, src->minus);
-				warn_missing(b, src->minus, why);
-			}
+			snprintf(why, sizeof(why), "%.60s is not used without it, since it would include what %.60s subtracts",
+				 src->file, src->minus);
+			warn_missing(b, src->minus, why);
+		}
+		if (rc) {
+			range_list_free(out);
 			return rc < 0 ? -1 : 0;
 		}
-		rc = range_list_subtract(&all, &minus, &diff);
-		range_list_free(&all);
+		rc = range_list_subtract(out, &minus, &diff);
+		range_list_free(out);
 		range_list_free(&minus);
 		if (rc)
 			return oom(b);
-		all = diff;
+		*out = diff;
 	}
-	if (range_list_remove_forbidden(&all, &cut)) {
-		range_list_free(&all);
+	if (range_list_remove_forbidden(out, &cut))
 		return oom(b);
-	}
 	if (cut)
 		cs_warn("%s/%s lists loopback, link-local, multicast or reserved addresses; they were left out",
 			b->cfg->profile_dir, src->file);
-	for (size_t i = 0; i < src->n_lists; i++)
-		snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s%s", i ? "+" : " ", src->lists[i]);
-	if (src->minus[0])
-		snprintf(what + strlen(what), sizeof(what) - strlen(what), " minus %s", src->minus);
-	rc = 0;
-	for (size_t k = 0; k < src->n_ports && rc == 0; k++) {
-		origin_fmt(origin, "%s%s (%u)", src->file, what, src->ports[k]);
-		rc = add_dest(b, src->ports[k], all.r, all.n, origin);
-	}
-	range_list_free(&all);
-	return rc;
+	*present = true;
+	return 0;
+}
+
+/* Every range file is read (and validated) before any name is resolved, so
+ * a bad file stops the start at once. */
+static int load_ranges(struct build *b)
+{
+	size_t n = 0;
+
+	for (size_t s = 0; s < b->n_sections; s++)
+		n += b->sections[s]->n_ranges;
+	b->loaded = calloc(n + 1, sizeof(*b->loaded));
+	if (!b->loaded)
+		return oom(b);
+	for (size_t s = 0; s < b->n_sections; s++)
+		for (size_t r = 0; r < b->sections[s]->n_ranges; r++) {
+			struct loaded_ranges *l = &b->loaded[b->n_loaded++];
+
+			l->src = &b->sections[s]->ranges[r];
+			if (load_range_source(b, l->src, &l->list, &l->present))
+				return -1;
+		}
+	return 0;
 }
 
 static int add_ranges(struct build *b)
 {
-	for (size_t s = 0; s < b->n_sections; s++)
-		for (size_t r = 0; r < b->sections[s]->n_ranges; r++)
-			if (add_range_source(b, &b->sections[s]->ranges[r]))
+	char origin[POLICY_ORIGIN_MAX], what[96];
+
+	for (size_t i = 0; i < b->n_loaded; i++) {
+		const struct profile_ranges *src = b->loaded[i].src;
+		const struct range_list *l = &b->loaded[i].list;
+
+		if (!b->loaded[i].present)
+			continue;  /* missing file, warned */
+		what[0] = '\0';
+		for (size_t k = 0; k < src->n_lists; k++)
+			snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s%s", k ? "+" : " ", src->lists[k]);
+		if (src->minus[0])
+			snprintf(what + strlen(what), sizeof(what) - strlen(what), " minus %s", src->minus);
+		for (size_t k = 0; k < src->n_ports; k++) {
+			origin_fmt(origin, "%s%s (%u)", src->file, what, src->ports[k]);
+			if (add_dest(b, src->ports[k], l->r, l->n, origin))
 				return -1;
+		}
+	}
 	return 0;
 }
 
@@ -380,7 +414,7 @@ static int build(struct build *b)
 	if (n < 0)
 		return -1;
 	b->p->n_resolvers = (size_t)n;
-	if (host_network(b) || collect_names(b) || resolve_names(b))
+	if (host_network(b) || load_ranges(b) || collect_names(b) || resolve_names(b))
 		return -1;
 	return add_model_url(b) || add_domains(b) || add_ranges(b) || add_allow(b);
 }
@@ -397,5 +431,8 @@ int interactive_policy(const struct cs_config *cfg, const struct policy_env *env
 	free(b.names);
 	free(b.name_origin);
 	free(b.answers);
+	for (size_t i = 0; i < b.n_loaded; i++)
+		range_list_free(&b.loaded[i].list);
+	free(b.loaded);
 	return rc ? -1 : 0;
 }

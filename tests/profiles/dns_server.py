@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""A tiny authoritative DNS responder for the profile tests (stdlib only).
+
+--listen ADDR:PORT      serve UDP and TCP there (repeatable)
+--name NAME=A[,A...]    answer A queries for NAME with these IPv4 addresses
+--max-seconds N         exit after N seconds (default 120)
+
+Known names get their A records (and an empty NOERROR answer for other
+types); unknown names get NXDOMAIN.  Every query is logged to stderr as
+"query NAME TYPE", so a test can tell whether a query arrived at all.
+"""
+import argparse
+import signal
+import socket
+import socketserver
+import struct
+import sys
+import threading
+
+NAMES = {}
+
+
+def parse_question(msg):
+    """(qid, flags, qname, qtype, end of question) or None."""
+    if len(msg) < 12:
+        return None
+    qid, flags, qdcount = struct.unpack("!HHH", msg[:6])
+    if qdcount != 1:
+        return None
+    labels, i = [], 12
+    while i < len(msg) and msg[i] != 0:
+        n = msg[i]
+        if n > 63 or i + 1 + n > len(msg):
+            return None
+        labels.append(msg[i + 1:i + 1 + n].decode("ascii", "replace").lower())
+        i += 1 + n
+    if i + 5 > len(msg):
+        return None
+    qtype = struct.unpack("!H", msg[i + 1:i + 3])[0]
+    return qid, flags, ".".join(labels), qtype, i + 5
+
+
+def answer(msg):
+    q = parse_question(msg)
+    if not q:
+        return None
+    qid, flags, name, qtype, end = q
+    print(f"query {name} {qtype}", file=sys.stderr, flush=True)
+    addrs = NAMES.get(name)
+    rcode = 0 if addrs is not None else 3  # NXDOMAIN
+    records = addrs if (addrs and qtype == 1) else []
+    rd = flags & 0x0100
+    header = struct.pack("!HHHHHH", qid, 0x8400 | rd | 0x0080 | rcode, 1, len(records), 0, 0)
+    body = msg[12:end]
+    for a in records:
+        body += b"\xc0\x0c" + struct.pack("!HHIH", 1, 1, 5, 4) + socket.inet_aton(a)
+    return header + body
+
+
+class Udp(socketserver.BaseRequestHandler):
+    def handle(self):
+        data, sock = self.request
+        reply = answer(data)
+        if reply:
+            sock.sendto(reply, self.client_address)
+
+
+class Tcp(socketserver.StreamRequestHandler):
+    def handle(self):
+        n = self.rfile.read(2)
+        if len(n) == 2:
+            reply = answer(self.rfile.read(struct.unpack("!H", n)[0]))
+            if reply:
+                self.wfile.write(struct.pack("!H", len(reply)) + reply)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--listen", action="append", required=True)
+    ap.add_argument("--name", action="append", default=[])
+    ap.add_argument("--max-seconds", type=float, default=120)
+    args = ap.parse_args()
+    for spec in args.name:
+        name, _, addrs = spec.partition("=")
+        NAMES[name.lower().rstrip(".")] = [a for a in addrs.split(",") if a]
+    for spec in args.listen:
+        host, _, port = spec.rpartition(":")
+        for kind, handler in ((socketserver.UDPServer, Udp), (socketserver.TCPServer, Tcp)):
+            cls = type("S", (socketserver.ThreadingMixIn, kind),
+                       {"allow_reuse_address": True, "daemon_threads": True})
+            srv = cls((host, int(port)), handler)
+            threading.Thread(target=srv.serve_forever, daemon=True).start()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    print("ready", file=sys.stderr, flush=True)
+    threading.Event().wait(args.max_seconds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+#!/bin/sh
+# The interactive profile with real packets and a real resolver (root only).
+#
+# Topology from tests/netns/topology.sh: sandbox 192.0.2.2 -- gateway
+# 192.0.2.1 / 198.51.100.1 -- other 198.51.100.2; here "other" also holds
+# 198.51.100.10 (api.test), .11 (other.test, in no profile) and .20 (the
+# fixture's GitHub "git" range).  The gateway runs our DNS server, the only
+# nameserver of the sandbox's resolv.conf (bind-mounted inside unshare
+# --mount); "other" runs a second DNS server that the sandbox must not reach.
+# A profile override in a temporary CLI_SANDBOX_PROFILE_DIR names the test
+# hosts.  Every address is in 192.0.2.0/24 or 198.51.100.0/24, no packet
+# leaves the namespaces, and every wait is bounded.
+# usage: test_netns_interactive.sh PATH-TO-cli-sandbox-init
+set -u
+INIT=$1
+HERE=$(cd "$(dirname "$0")" && pwd)
+NETNS="$HERE/../netns"
+. "$NETNS/topology.sh"
+trap topo_down EXIT INT TERM
+
+cp "$NETNS/probe.py" "$NETNS/netservers.py" "$HERE/dns_server.py" "$TOPO_DIR/"
+chmod 644 "$TOPO_DIR"/*.py
+topo_up || { echo "not ok - topology"; exit 1; }
+for a in 198.51.100.10 198.51.100.11 198.51.100.20; do
+	ip -n "$NS_OTHER" addr add "$a/32" dev o0
+done
+
+# The profile directory: the override names api.test on 443 and takes
+# SSH (22) to the "git" list of a GitHub meta document.
+PROF="$TOPO_DIR/profiles"
+mkdir "$PROF"
+cat > "$PROF/interactive.json" <<'EOF'
+{ "version": 1,
+  "common": {
+    "domains": [ { "name": "api.test", "ports": [443] } ],
+    "ranges": [ { "file": "github-meta.json", "format": "github-meta", "lists": ["git"], "ports": [22] } ] } }
+EOF
+echo '{ "web": [], "api": [], "git": ["198.51.100.20/32", "2001:db8:20::/48"] }' > "$PROF/github-meta.json"
+BAD="$TOPO_DIR/bad-profiles"
+mkdir "$BAD"
+cp "$PROF/interactive.json" "$BAD/"
+echo '{ "web": [], "api": [], "git": ["198.51.100.20/32", "198.51.100.0/33"] }' > "$BAD/github-meta.json"
+echo "nameserver 192.0.2.1" > "$TOPO_DIR/resolv.conf"
+chmod -R a+rX "$TOPO_DIR"
+
+topo_spawn "$NS_GW" python3 "$TOPO_DIR/dns_server.py" --max-seconds 120 --listen 192.0.2.1:53 \
+	--name api.test=198.51.100.10 --name other.test=198.51.100.11 --name model.test=198.51.100.2 \
+	2> "$TOPO_DIR/dns.log"
+topo_spawn "$NS_GW" python3 "$TOPO_DIR/netservers.py" --max-seconds 120 --tcp 192.0.2.1:9090
+topo_spawn "$NS_OTHER" python3 "$TOPO_DIR/netservers.py" --max-seconds 120 \
+	--tcp 198.51.100.10:443 --tcp 198.51.100.10:8443 --tcp 198.51.100.11:443 \
+	--tcp 198.51.100.20:22 --tcp 198.51.100.20:443 --tcp 198.51.100.2:8080 --dns 198.51.100.2:53
+topo_wait_tcp "$NS_GW" 192.0.2.1 9090 && topo_wait_tcp "$NS_GW" 192.0.2.1 53 &&
+	topo_wait_tcp "$NS_OTHER" 198.51.100.20 22 || exit 1
+
+ALLOWED="tcp:198.51.100.10:443 tcp:198.51.100.20:22 tcp:198.51.100.2:8080 dns-udp:192.0.2.1:53
+dns-tcp:192.0.2.1:53"
+BLOCKED="tcp:198.51.100.10:8443 tcp:198.51.100.11:443 tcp:198.51.100.20:443 dns-udp:198.51.100.2:53
+dns-tcp:198.51.100.2:53"
+HOSTNET="tcp:192.0.2.1:9090"
+
+result() {  # result FILE CHECK: the probe's verdict for CHECK
+	awk -v c="$2" '$1 == c { print $2 }' "$1"
+}
+# run_init NS OUT [VAR=VALUE...] -- INIT-ARGS...: the init, interactive, with
+# our resolv.conf and profile directory, in its own mount namespace.
+run_init() {
+	ns=$1
+	out=$2
+	shift 2
+	vars=""
+	while [ "$1" != "--" ]; do
+		vars="$vars $1"
+		shift
+	done
+	shift
+	# shellcheck disable=SC2086  # $vars holds VAR=VALUE words without spaces
+	ip netns exec "$ns" unshare --mount --propagation private \
+		sh -c 'mount --bind "$0" /etc/resolv.conf && exec "$@"' "$TOPO_DIR/resolv.conf" \
+		env -i PATH=/usr/local/bin:/usr/bin:/bin CLI_SANDBOX_USER=nobody ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} \
+		CLI_SANDBOX_EGRESS_PROFILE=interactive CLI_SANDBOX_PROFILE_DIR="$PROF" \
+		TASK_AGENT_MODEL_BASE_URL=http://model.test:8080 $vars "$INIT" "$@" > "$out" 2> "$out.err"
+}
+probe() {  # probe NS OUT [VAR=VALUE...]: the probe as the sandboxed command
+	ns=$1
+	out=$2
+	shift 2
+	run_init "$ns" "$out" "$@" -- -- python3 "$TOPO_DIR/probe.py" $ALLOWED $BLOCKED $HOSTNET
+}
+expect() {  # expect FILE WHAT VERDICT CHECK...
+	f=$1
+	what=$2
+	want=$3
+	shift 3
+	for c in "$@"; do
+		r=$(result "$f" "$c")
+		if [ "$want" = ok ]; then
+			ok "$what: $c connects" [ "$r" = ok ]
+		else
+			ok "$what: $c is refused fast ($r)" [ "$r" = unreachable ]
+		fi
+	done
+}
+
+# 1. Without a firewall everything answers: the topology itself is sound.
+ip netns exec "$NS_SBX" python3 "$TOPO_DIR/probe.py" $ALLOWED $BLOCKED $HOSTNET > "$TOPO_DIR/baseline"
+expect "$TOPO_DIR/baseline" "baseline without firewall" ok $ALLOWED $BLOCKED $HOSTNET
+
+# 2. The dry-run names every destination and where it comes from.
+run_init "$NS_SBX" "$TOPO_DIR/dry" -- --dry-run
+ok "--dry-run exits 0" [ $? -eq 0 ]
+ok "--dry-run: api.test resolved, from the profile" \
+	grep -q '^# allow tcp port 443 to 198.51.100.10  <- profile common: api.test$' "$TOPO_DIR/dry"
+ok "--dry-run: the model endpoint resolved" \
+	grep -q '^# allow tcp port 8080 to 198.51.100.2  <- model endpoint (TASK_AGENT_MODEL_BASE_URL): model.test$' "$TOPO_DIR/dry"
+ok "--dry-run: SSH to the git range, from the range file" \
+	grep -q '^# allow tcp port 22 to 198.51.100.20  <- github-meta.json git (22)$' "$TOPO_DIR/dry"
+ok "the init asked our nameserver (the bind-mounted resolv.conf)" grep -q '^query api.test 1$' "$TOPO_DIR/dns.log"
+ok "no table after a dry run" [ -z "$(ip netns exec "$NS_SBX" nft list ruleset)" ]
+
+# 3. A real start: the profile's names on their ports, DNS to resolv.conf's
+#    nameserver only, nothing else (the gateway's /24 included).
+probe "$NS_SBX" "$TOPO_DIR/interactive"
+ok "interactive: the init started the probe (exit 0)" [ $? -eq 0 ]
+sed 's/^/# stderr: /' "$TOPO_DIR/interactive.err"
+expect "$TOPO_DIR/interactive" interactive ok $ALLOWED
+expect "$TOPO_DIR/interactive" interactive refused $BLOCKED $HOSTNET
+
+# 4. CLI_SANDBOX_ALLOW_HOST_NETWORK=true adds the gateway's /24 and nothing else.
+ip netns exec "$NS_SBX" nft delete table inet cli_sandbox
+probe "$NS_SBX" "$TOPO_DIR/hostnet" CLI_SANDBOX_ALLOW_HOST_NETWORK=true
+ok "host network: exit 0" [ $? -eq 0 ]
+expect "$TOPO_DIR/hostnet" "host network" ok $ALLOWED $HOSTNET
+expect "$TOPO_DIR/hostnet" "host network" refused $BLOCKED
+ok "host network: the rule names 192.0.2.0/24" \
+	sh -c "ip netns exec '$NS_SBX' nft list chain inet cli_sandbox output | grep -q 'ip daddr 192.0.2.0/24 accept'"
+
+# 5. SKIP_EGRESS_FIREWALL=true programs nothing at all.
+NS_SKIP="$TOPO_TAG-skip"
+topo_ns "$NS_SKIP" || exit 1
+run_init "$NS_SKIP" "$TOPO_DIR/skip" SKIP_EGRESS_FIREWALL=true -- -- sh -c 'echo started'
+rc=$?
+ok "skip: exit 0 (got $rc)" [ $rc -eq 0 ]
+ok "skip: the command ran" [ "$(cat "$TOPO_DIR/skip")" = started ]
+ok "skip: no table, no ruleset at all" [ -z "$(ip netns exec "$NS_SKIP" nft list ruleset)" ]
+ok "skip: the init warns loudly" grep -q 'NO FIREWALL' "$TOPO_DIR/skip.err"
+
+# 6. A range file with a bad entry stops the start with 78, names the file
+#    and the entry, programs nothing and never runs the command.
+NS_BAD="$TOPO_TAG-bad"
+topo_ns "$NS_BAD" || exit 1
+PROF=$BAD
+run_init "$NS_BAD" "$TOPO_DIR/bad" -- -- sh -c 'echo started'
+rc=$?
+ok "bad range file: exit 78 (got $rc)" [ $rc -eq 78 ]
+ok "bad range file: the message names the file and the entry" \
+	grep -q "error: $BAD/github-meta.json: git\[1\] '198.51.100.0/33'" "$TOPO_DIR/bad.err"
+ok "bad range file: the command never ran" [ ! -s "$TOPO_DIR/bad" ]
+ok "bad range file: nothing programmed" [ -z "$(ip netns exec "$NS_BAD" nft list ruleset)" ]
+sed 's/^/# stderr: /' "$TOPO_DIR/bad.err"
+
+echo "# probe results (interactive):"
+sed 's/^/#   /' "$TOPO_DIR/interactive"
+t_done
