@@ -156,8 +156,10 @@ static void drain(int sfd, pid_t child, bool main_done)
 	while ((n = read(sfd, &si, sizeof(si))) == (ssize_t)sizeof(si))
 		if (si.ssi_signo != SIGCHLD && !main_done)
 			forward(child, (int)si.ssi_signo);
-	if (n < 0 && errno != EAGAIN && errno != EINTR)
+	if (n < 0 && errno != EAGAIN && errno != EINTR) {
 		cs_warn("reading signals failed (%s); retrying", strerror(errno));
+		nanosleep(&(struct timespec){ .tv_nsec = 100 * 1000 * 1000 }, NULL);
+	}
 }
 
 /* The loop never gives up on a transient error: it warns and goes on. */
@@ -251,6 +253,8 @@ int exec_command(char *const argv[], char *const envp[], struct cs_error *err)
 
 	if (!argv || !argv[0] || !argv[0][0])
 		return cs_fail(err, CS_EXIT_NOTFOUND, "no command to run; give COMMAND or leave it out for claude");
+	/* glibc searches the PATH of the init's own environment, which the
+	 * command's environment inherits unchanged (exec_plan adds no PATH). */
 	execvpe(argv[0], argv, envp);
 	e = errno;
 	if (e == ENOENT || e == ENOTDIR)
