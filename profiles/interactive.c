@@ -1,3 +1,9 @@
+/* The interactive policy: the profile, its range files, resolv.conf, the
+ * routing table, the model URL and CLI_SANDBOX_ALLOW become destinations,
+ * each with its origin.  Order: every file is read and checked first (a bad
+ * one stops the start before the network is touched), then all names are
+ * resolved at once within LOOKUP_TIMEOUT_MS, then the destinations are
+ * added: model endpoint, profile names, provider ranges, the user's own. */
 #include "profiles/interactive.h"
 
 #include <netinet/in.h>
@@ -189,18 +195,24 @@ static int add_name_dest(struct build *b, const char *name, uint16_t port, const
 	return add_dest(b, port, r, n, origin);
 }
 
-static bool port_done(const struct policy *p, size_t from, const char *origin, uint16_t port)
+/* Whether an earlier section already lists name on port. */
+static bool listed_before(const struct build *b, size_t s, const char *name, uint16_t port)
 {
-	for (size_t i = from; i < p->n_dests; i++)
-		if (p->dests[i].port == port && strcmp(p->dests[i].origin, origin) == 0)
-			return true;
+	for (size_t e = 0; e < s; e++)
+		for (size_t d = 0; d < b->sections[e]->n_domains; d++) {
+			const struct profile_domain *o = &b->sections[e]->domains[d];
+
+			for (size_t k = 0; k < o->n_ports && strcmp(o->name, name) == 0; k++)
+				if (o->ports[k] == port)
+					return true;
+		}
 	return false;
 }
 
+/* One destination per name and port, under the first section that lists it. */
 static int add_domains(struct build *b)
 {
-	char origin[POLICY_ORIGIN_MAX], dup[POLICY_ORIGIN_MAX];
-	size_t first = b->p->n_dests;
+	char origin[POLICY_ORIGIN_MAX];
 
 	for (size_t s = 0; s < b->n_sections; s++) {
 		const struct profile_section *sec = b->sections[s];
@@ -209,28 +221,22 @@ static int add_domains(struct build *b)
 			const struct profile_domain *dom = &sec->domains[d];
 
 			origin_fmt(origin, "profile %s: %s", sec->name, dom->name);
-			for (size_t k = 0; k < dom->n_ports; k++) {
-				bool seen = false;
-
-				/* the same name in an earlier section: keep the first */
-				for (size_t e = 0; e < s && !seen; e++) {
-					origin_fmt(dup, "profile %s: %s", b->sections[e]->name, dom->name);
-					seen = port_done(b->p, first, dup, dom->ports[k]);
-				}
-				if (!seen && add_name_dest(b, dom->name, dom->ports[k], origin))
+			for (size_t k = 0; k < dom->n_ports; k++)
+				if (!listed_before(b, s, dom->name, dom->ports[k]) &&
+				    add_name_dest(b, dom->name, dom->ports[k], origin))
 					return -1;
-			}
 		}
 	}
 	return 0;
 }
 
-/* Warns once per missing file; returns the full path in path. */
+/* The path of a data file of the profile directory. */
 static void data_path(const struct build *b, const char *file, char *path, size_t len)
 {
 	snprintf(path, len, "%s/%s", b->cfg->profile_dir, file);
 }
 
+/* Warns once per missing file. */
 static void warn_missing(struct build *b, const char *file, const char *consequence)
 {
 	char path[PATH_MAX + PROFILE_FILE_MAX];

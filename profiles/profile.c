@@ -1,6 +1,7 @@
 #include "profiles/profile.h"
 
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,11 +10,12 @@
 #include "profiles/json_file.h"
 
 #define PROFILE_MAX_BYTES (1u << 20)
+#define WHERE_PATH_MAX 128
 
 /* Where in the document a value is ("clis.pi.domains[2].ports"), for messages. */
 struct where {
 	const char *source;
-	char path[128];
+	char path[WHERE_PATH_MAX];
 	struct cs_error *err;
 };
 
@@ -23,17 +25,25 @@ static int bad(const struct where *w, const char *what)
 		       w->source, w->path, what);
 }
 
+/* A path that does not fit is cut short: it only serves messages. */
+__attribute__((format(printf, 2, 3)))
+static void path_fmt(char *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out, WHERE_PATH_MAX, fmt, ap);
+	va_end(ap);
+}
+
 static struct where sub(const struct where *w, const char *key, long index)
 {
 	struct where s = *w;
-	int n;
 
-	/* a path that does not fit is cut short: it only serves messages */
 	if (index >= 0)
-		n = snprintf(s.path, sizeof(s.path), "%s[%ld]", w->path, index);
+		path_fmt(s.path, "%s[%ld]", w->path, index);
 	else
-		n = snprintf(s.path, sizeof(s.path), "%s%s%s", w->path, w->path[0] ? "." : "", key);
-	(void)n;
+		path_fmt(s.path, "%s%s%s", w->path, w->path[0] ? "." : "", key);
 	return s;
 }
 
