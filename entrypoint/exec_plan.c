@@ -41,11 +41,15 @@ static int add_var(struct exec_plan *plan, const char *name, const char *value,
 {
 	struct env_var *v;
 
+	size_t len = strlen(value);
+
 	if (plan->n_added == EXEC_MAX_ADDED)
 		return cs_fail(err, CS_EXIT_CONFIG, "too many environment variables to add");
+	if (len >= sizeof(v->value))  /* never pass on a silently truncated value */
+		return cs_fail(err, CS_EXIT_CONFIG, "the value for %s is too long; shorten it", name);
 	v = &plan->added[plan->n_added++];
 	v->name = name;
-	snprintf(v->value, sizeof(v->value), "%s", value);
+	memcpy(v->value, value, len + 1);
 	return 0;
 }
 
@@ -53,6 +57,8 @@ static int insert_arg(struct exec_plan *plan, const char *a, const char *b, stru
 {
 	if (plan->n_inserted == EXEC_MAX_INSERTED)
 		return cs_fail(err, CS_EXIT_CONFIG, "too many arguments to insert");
+	if (strlen(a) + strlen(b ? b : "") >= sizeof(plan->inserted[0]))
+		return cs_fail(err, CS_EXIT_CONFIG, "an argument for the CLI would be too long; shorten the URL");
 	snprintf(plan->inserted[plan->n_inserted++], sizeof(plan->inserted[0]), "%s%s", a, b ? b : "");
 	return 0;
 }

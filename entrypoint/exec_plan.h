@@ -4,6 +4,7 @@
 #ifndef CLI_SANDBOX_EXEC_PLAN_H
 #define CLI_SANDBOX_EXEC_PLAN_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "caps/user_db.h"
@@ -16,7 +17,7 @@
 
 struct env_var {
 	const char *name;   /* static string */
-	char value[MODEL_URL_MAX];
+	char value[PATH_MAX];  /* a home directory or a URL */
 };
 
 struct exec_plan {

@@ -3,6 +3,7 @@
  * environment -> config -> policy -> ruleset model -> (nft text | JSON |
  * netlink batch) -> privilege drop -> the command.  The dry-run and the real
  * start share every stage but the last renderer. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,8 +113,10 @@ static int start(const struct start_plan *plan, char *const envp[], struct cs_er
 	env = exec_plan_environ(plan->exec, envp);
 	if (!env)
 		return cs_fail(err, CS_EXIT_OSERR, "out of memory preparing the command's environment");
-	if (privileges_drop(plan->user, &dropped, err))
+	if (privileges_drop(plan->user, &dropped, err)) {
+		exec_environ_free(env);
 		return -1;
+	}
 	if (!dropped.bounding_cleared)
 		cs_info("CAP_SETPCAP was not granted: the bounding set is left as started, no_new_privs keeps it unusable");
 	if (plan->pid1)
@@ -123,25 +126,45 @@ static int start(const struct start_plan *plan, char *const envp[], struct cs_er
 	return -1;
 }
 
+/* --check and --dry-run: print the plan of a start without starting. */
+static int report(enum mode mode, const struct start_plan *plan)
+{
+	int rc;
+
+	switch (mode) {
+	case MODE_CHECK:
+		plan_print_summary(plan, stdout);
+		rc = 0;
+		break;
+	case MODE_DRY_NFT:
+		rc = plan_print_nft(plan, stdout);
+		break;
+	default:
+		rc = plan_print_json(plan, stdout);
+		break;
+	}
+	return rc || fflush(stdout) ? CS_EXIT_OSERR : 0;
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	struct cs_error err = { 0 };
 	struct cs_config cfg;
 	struct cs_user user;
-	struct policy policy;
-	struct nf_ruleset rs;
-	struct exec_plan exec;
+	struct policy policy = { 0 };
+	struct nf_ruleset rs = { 0 };
+	struct exec_plan exec = { 0 };
 	struct start_plan plan = { 0 };
 	struct policy_env penv = { .resolve = resolver_getaddrinfo,
 				   .resolv_conf = "/etc/resolv.conf",
 				   .route_table = "/proc/net/route" };
 	gid_t groups[CS_MAX_GROUPS];
-	size_t n_groups;
-	enum mode mode;
-	int cmd;
+	size_t n_groups = 0;
+	enum mode mode = MODE_START;
+	int cmd = argc, rc;
+	bool pid1 = getpid() == 1;
 
-	plan.pid1 = getpid() == 1;
-	if (plan.pid1)
+	if (pid1)
 		init_prepare_signals();
 	if (parse_args(argc, argv, &mode, &cmd, &err) || config_load(envp, &cfg, &err) ||
 	    inherited_groups(groups, CS_MAX_GROUPS, &n_groups, &err) ||
@@ -153,27 +176,19 @@ int main(int argc, char **argv, char **envp)
 		penv.resolve = NULL;  /* --check touches nothing, the network included */
 	if (policy_build(&cfg, &penv, &policy, &err))
 		return die(&err);
-	if (policy.firewall && ruleset_build(&policy, &rs, &err))
-		return die(&err);
-	if (exec_plan_build(&cfg, &user, envp, argv + cmd, PI_EXTENSION_PATH, &exec, &err))
-		return die(&err);
 	plan = (struct start_plan){ .cfg = &cfg, .user = &user, .policy = &policy,
 				    .ruleset = policy.firewall ? &rs : NULL, .exec = &exec,
-				    .pid1 = plan.pid1 };
-	if (plan_digest(&plan))
-		return die(&(struct cs_error){ CS_EXIT_OSERR, "out of memory computing the ruleset digest" });
-
-	switch (mode) {
-	case MODE_CHECK:
-		plan_print_summary(&plan, stdout);
-		return fflush(stdout) ? CS_EXIT_OSERR : 0;
-	case MODE_DRY_NFT:
-		return plan_print_nft(&plan, stdout) || fflush(stdout) ? CS_EXIT_OSERR : 0;
-	case MODE_DRY_JSON:
-		return plan_print_json(&plan, stdout) || fflush(stdout) ? CS_EXIT_OSERR : 0;
-	case MODE_START:
-		break;
-	}
-	start(&plan, envp, &err);
-	return die(&err);
+				    .pid1 = pid1 };
+	if ((policy.firewall && ruleset_build(&policy, &rs, &err)) ||
+	    exec_plan_build(&cfg, &user, envp, argv + cmd, PI_EXTENSION_PATH, &exec, &err) ||
+	    (plan_digest(&plan) && cs_fail(&err, CS_EXIT_OSERR, "out of memory computing the ruleset digest")))
+		rc = die(&err);
+	else if (mode != MODE_START)
+		rc = report(mode, &plan);
+	else
+		rc = start(&plan, envp, &err) ? die(&err) : CS_EXIT_OSERR;  /* start() returns only on failure */
+	exec_plan_free(&exec);
+	ruleset_free(&rs);
+	policy_free(&policy);
+	return rc;
 }

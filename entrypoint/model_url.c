@@ -231,7 +231,7 @@ static int parse_path(const char *p, struct model_url *u, struct cs_error *err)
 int model_url_parse(const char *s, bool allow_dns_name, struct model_url *u,
 		    struct cs_error *err)
 {
-	const char *authority, *slash, *colon;
+	const char *authority = NULL, *slash, *colon;
 	size_t alen;
 
 	memset(u, 0, sizeof(*u));

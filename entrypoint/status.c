@@ -18,6 +18,7 @@ int cs_fail(struct cs_error *err, int status, const char *fmt, ...)
 	return -1;
 }
 
+__attribute__((format(printf, 2, 0)))
 static void print_line(const char *kind, const char *fmt, va_list ap)
 {
 	char line[1200];
