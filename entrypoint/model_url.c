@@ -147,9 +147,7 @@ static int parse_scheme(const char *s, const char **rest, bool *https, struct cs
 	return 0;
 }
 
-/* A host made only of numbers and hex numbers ("0x7f.1", "2130706433") is an
- * attempt at an IPv4 address, so it gets the IPv4 rules, not the DNS ones. */
-static bool looks_numeric(const char *h, size_t len)
+bool ipv4_looks_numeric(const char *h, size_t len)
 {
 	size_t i = 0;
 
@@ -189,7 +187,7 @@ static int parse_host(const char *h, size_t len, bool allow_dns, struct model_ur
 		return cs_fail(err, CS_EXIT_CONFIG, VAR " host is too long");
 	memcpy(u->host, h, len);
 	u->host[len] = '\0';
-	if (looks_numeric(h, len)) {
+	if (ipv4_looks_numeric(h, len)) {
 		if (ipv4_parse_strict(h, len, &u->addr))
 			return cs_fail(err, CS_EXIT_CONFIG, VAR " host '%s' is not a dotted-quad IPv4 address; write four decimal octets 0-255 without leading zeros (no hex, octal or short forms)", u->host);
 		why = ipv4_forbidden_destination(u->addr);

@@ -33,6 +33,11 @@ int model_url_parse(const char *s, bool allow_dns_name, struct model_url *out,
  * Returns 0 and the address in host byte order, or -1. */
 int ipv4_parse_strict(const char *s, size_t len, uint32_t *addr);
 
+/* A host made only of decimal and 0x-hex labels ("0x7f.1", "2130706433",
+ * "192.0..2") is an attempt at an IPv4 address, which inet_aton would read
+ * as one, so it gets the strict IPv4 rules, never the DNS-name rules. */
+bool ipv4_looks_numeric(const char *h, size_t len);
+
 /* Strict decimal port 1-65535 without leading zeros; 0 or -1. */
 int port_parse_strict(const char *s, size_t len, uint16_t *port);
 

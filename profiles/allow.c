@@ -13,31 +13,6 @@
 /* Entries are quoted in messages at most this long. */
 #define Q(n) (int)((n) > 60 ? 60 : (n))
 
-/* Every label a decimal or 0x-hex number: an attempt at an address, which
- * inet_aton would read as one ("0x7f.1"), so it gets the address rules. */
-static bool looks_numeric(const char *h, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		size_t start = i;
-
-		if (i + 1 < len && h[i] == '0' && (h[i + 1] == 'x' || h[i + 1] == 'X')) {
-			i += 2;
-			while (i < len && isxdigit((unsigned char)h[i]))
-				i++;
-		} else {
-			while (i < len && isdigit((unsigned char)h[i]))
-				i++;
-		}
-		if (i == start || (i < len && h[i] != '.'))
-			return false;
-		if (i < len)
-			i++;
-	}
-	return true;
-}
-
 static int check_chars(const char *e, size_t len, struct cs_error *err)
 {
 	for (size_t i = 0; i < len; i++) {
@@ -96,7 +71,7 @@ static int parse_host(const char *e, size_t elen, const char *h, size_t hlen,
 		return cs_fail(err, CS_EXIT_CONFIG, VAR " entry '%.*s' has no host; write it as " FORM, Q(elen), e);
 	if (memchr(h, '/', hlen))
 		return parse_prefix(e, elen, h, hlen, a, err);
-	if (looks_numeric(h, hlen)) {
+	if (ipv4_looks_numeric(h, hlen)) {
 		if (ipv4_parse_strict(h, hlen, &addr))
 			return cs_fail(err, CS_EXIT_CONFIG, VAR " entry '%.*s' is not a dotted-quad IPv4 address; write four decimal octets 0-255 without leading zeros (no hex, octal or short forms)",
 				       Q(elen), e);

@@ -87,6 +87,8 @@ static void test_reject(void)
 		{ "1.2.3", "not a dotted-quad" },
 		{ "192.0.2", "not a dotted-quad" },
 		{ "0x7f.0.0.1", "not a dotted-quad" },
+		{ "192.0..2", "not a dotted-quad" },
+		{ "192.0..2:443", "not a dotted-quad" },
 		{ "0300.0.2.1", "not a dotted-quad" },
 		{ "192.0.2.010", "not a dotted-quad" },
 		{ "192.0.2.256", "not a dotted-quad" },
