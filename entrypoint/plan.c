@@ -88,6 +88,27 @@ static const char *user_name(const struct cs_user *u)
 	return u->name[0] ? u->name : "(no passwd entry)";
 }
 
+/* A JSON string of s; bytes that are not UTF-8 (an argument can hold any)
+ * are written as \xNN so the dump stays valid JSON instead of failing. */
+static json_t *json_text(const char *s)
+{
+	json_t *j = json_string(s);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (j)
+		return j;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	print_escaped(f, s);
+	fclose(f);
+	j = json_string(buf);
+	free(buf);
+	return j;
+}
+
 void plan_print_summary(const struct start_plan *plan, FILE *out)
 {
 	char dests[512];
@@ -143,8 +164,9 @@ int plan_print_nft(const struct start_plan *plan, FILE *out)
 				ipv4_to_string(p->host_net_addr, a), p->host_net_len);
 		}
 	}
-	fprintf(out, "# user: %s uid=%u gid=%u groups=", user_name(plan->user),
-		(unsigned)plan->user->uid, (unsigned)plan->user->gid);
+	fputs("# user: ", out);
+	print_escaped(out, user_name(plan->user));
+	fprintf(out, " uid=%u gid=%u groups=", (unsigned)plan->user->uid, (unsigned)plan->user->gid);
 	print_groups(out, plan->user);
 	fputs(" home=", out);
 	print_escaped(out, plan->user->home);
@@ -184,15 +206,15 @@ static json_t *range_list(const struct policy_dest *d)
 int plan_print_json(const struct start_plan *plan, FILE *out)
 {
 	json_t *root, *groups = json_array(), *argv = json_array(), *env = json_object();
-	json_t *dests = json_array(), *ruleset = json_null();
+	json_t *dests = json_array(), *ruleset = json_null(), *uname = json_text(plan->user->name);
 	int rc;
 
 	for (size_t i = 0; i < plan->user->n_groups; i++)
 		json_array_append_new(groups, json_integer(plan->user->groups[i]));
 	for (char *const *a = plan->exec->argv; *a; a++)
-		json_array_append_new(argv, json_string_nocheck(*a));
+		json_array_append_new(argv, json_text(*a));
 	for (size_t i = 0; i < plan->exec->n_added; i++)
-		json_object_set_new(env, plan->exec->added[i].name, json_string_nocheck(plan->exec->added[i].value));
+		json_object_set_new(env, plan->exec->added[i].name, json_text(plan->exec->added[i].value));
 	for (size_t i = 0; i < plan->policy->n_dests; i++) {
 		const struct policy_dest *d = &plan->policy->dests[i];
 
@@ -227,11 +249,12 @@ int plan_print_json(const struct start_plan *plan, FILE *out)
 			 "ruleset_sha256", plan->digest,
 			 "destinations", dests,
 			 "ruleset", ruleset ? ruleset : json_null(),
-			 "user", "name", plan->user->name, "uid", (json_int_t)plan->user->uid,
+			 "user", "name", json_string_value(uname) ? json_string_value(uname) : "", "uid", (json_int_t)plan->user->uid,
 			 "gid", (json_int_t)plan->user->gid, "groups", groups, "home", plan->user->home,
 			 "capabilities_dropped", CAPS_TEXT,
 			 "exec", "mode", plan->pid1 ? "init (PID 1)" : "exec", "argv", argv, "env_added", env,
 			 "table", plan->ruleset ? plan->ruleset->table : "");
+	json_decref(uname);
 	if (!root)
 		return -1;
 	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

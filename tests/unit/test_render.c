@@ -159,6 +159,24 @@ static void test_plan_escaping(void)
 		}
 	}
 	free(buf);
+
+	/* Bytes that are not UTF-8 still give valid JSON, escaped. */
+	{
+		char *const bad[] = { "bash", "a\xff\nb", NULL };
+		json_t *j;
+
+		ex.argv = (char **)bad;
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		CHECK(plan_print_json(&plan, f) == 0, "json plan with non-UTF-8 argument");
+		fclose(f);
+		j = json_loads(buf, 0, NULL);
+		CHECK(j != NULL, "the JSON plan parses");
+		CHECK(j && strcmp(json_string_value(json_array_get(json_object_get(json_object_get(j, "exec"), "argv"), 1)),
+				  "a\\xff\\x0ab") == 0, "escaped argument");
+		json_decref(j);
+		free(buf);
+	}
 	ruleset_free(&rs);
 	policy_free(&p);
 }
