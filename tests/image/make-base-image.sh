@@ -47,26 +47,28 @@ if [ "${FORCE:-0}" != 1 ] && podman image exists "$IMAGE"; then
 fi
 
 # --- the mirror, read from the host's apt configuration -----------------------
-# Prints the first URI of the host's apt sources whose URI matches (or, with -v,
-# does not match) "security".
+# host_uri main|security: the first URI of the host's apt sources for the main archive
+# (URIs without "security") or for the security archive.
+pick() {
+	if [ "$1" = security ]; then grep -e security; else grep -v -e security; fi
+}
 host_uri() {
-	grep_flag=$1
 	uri=
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -r "$f" ] || continue
-		uri=$(sed -n 's/^[[:space:]]*URIs:[[:space:]]*//p' "$f" | tr ' \t' '\n\n' |
-			grep -E '^(https?|file)://' | grep $grep_flag -e security | head -n 1) || true
+		uri=$(sed -n 's/^[[:space:]]*URIs:[[:space:]]*//p' "$f" | tr -s ' \t' '\n' |
+			grep -E '^(https?|file)://' | pick "$1" | head -n 1) || true
 		[ -n "$uri" ] && break
 	done
 	if [ -z "$uri" ] && [ -r /etc/apt/sources.list ]; then
 		uri=$(sed -n 's/^[[:space:]]*deb[[:space:]]\{1,\}\(\[[^]]*\][[:space:]]\{1,\}\)\{0,1\}\([^[:space:]]*\).*/\2/p' \
-			/etc/apt/sources.list | grep $grep_flag -e security | head -n 1) || true
+			/etc/apt/sources.list | pick "$1" | head -n 1) || true
 	fi
 	printf '%s' "$uri"
 }
 
-MIRROR=${MIRROR:-$(host_uri -v)}
-SECURITY_MIRROR=${SECURITY_MIRROR:-$(host_uri '')}
+MIRROR=${MIRROR:-$(host_uri main)}
+SECURITY_MIRROR=${SECURITY_MIRROR:-$(host_uri security)}
 [ -n "$MIRROR" ] || die "no Debian mirror found in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list; set MIRROR"
 log "mirror: $MIRROR${SECURITY_MIRROR:+, security: $SECURITY_MIRROR}"
 
