@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Self-test of mock_gateway.py on loopback (stdlib only, no CLI needed).
+
+usage: python3 tests/gateway/test_mock_gateway.py
+"""
+
+import base64
+import http.client
+import json
+import os
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GATEWAY = os.path.join(HERE, "mock_gateway.py")
+REPLY = "pong from the self-test"
+
+
+def start(*extra):
+    log = tempfile.NamedTemporaryFile(prefix="mock-gw-", suffix=".log", delete=False)
+    log.close()
+    proc = subprocess.Popen(
+        [sys.executable, GATEWAY, "--listen", "127.0.0.1", "--port", "0", "--reply", REPLY,
+         "--log", log.name, "--max-seconds", "60", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()  # "mock_gateway listening on HOST PORT"
+    if "listening" not in line:
+        proc.kill()
+        raise RuntimeError("gateway did not start: %r" % line)
+    return proc, int(line.split()[-1]), log.name
+
+
+def stop(proc, log, signum=signal.SIGTERM):
+    """Stops the gateway (unless it already ended) and returns its exit status."""
+    if proc.poll() is None:
+        proc.send_signal(signum)
+    rc = proc.wait(10)
+    proc.stdout.close()
+    os.unlink(log)
+    return rc
+
+
+def sse_events(raw):
+    events = []
+    for block in raw.decode().split("\n\n"):
+        data = [l[6:] for l in block.splitlines() if l.startswith("data: ")]
+        if data:
+            events.append(data[0])
+    return events
+
+
+class Gateway(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.proc, cls.port, cls.log = start()
+
+    @classmethod
+    def tearDownClass(cls):
+        stop(cls.proc, cls.log)
+
+    def request(self, method, path, body=None, headers=None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        data = json.dumps(body).encode() if body is not None else None
+        conn.request(method, path, body=data, headers=headers or {})
+        resp = conn.getresponse()
+        out = resp.status, resp.getheader("Content-Type"), resp.read()
+        conn.close()
+        return out
+
+    def test_anthropic_json(self):
+        status, _, raw = self.request("POST", "/v1/messages", {"model": "m", "max_tokens": 5})
+        self.assertEqual(status, 200)
+        self.assertEqual(json.loads(raw)["content"][0]["text"], REPLY)
+
+    def test_anthropic_sse(self):
+        status, ctype, raw = self.request("POST", "/v1/messages?beta=true",
+                                          {"model": "m", "stream": True})
+        self.assertEqual((status, ctype), (200, "text/event-stream"))
+        events = [json.loads(e) for e in sse_events(raw)]
+        self.assertEqual(events[0]["type"], "message_start")
+        self.assertEqual(events[-1]["type"], "message_stop")
+        text = "".join(e["delta"]["text"] for e in events if e["type"] == "content_block_delta")
+        self.assertEqual(text, REPLY)
+
+    def test_count_tokens_and_prefix(self):
+        status, _, raw = self.request("POST", "/gw/anthropic/v1/messages/count_tokens", {})
+        self.assertEqual(status, 200)
+        self.assertIn("input_tokens", json.loads(raw))
+
+    def test_responses_json_and_sse(self):
+        status, _, raw = self.request("POST", "/v1/responses", {"model": "m"})
+        self.assertEqual(status, 200)
+        self.assertEqual(json.loads(raw)["output"][0]["content"][0]["text"], REPLY)
+        status, _, raw = self.request("POST", "/responses", {"model": "m", "stream": True})
+        events = [json.loads(e) for e in sse_events(raw)]
+        self.assertEqual(events[-1]["type"], "response.completed")
+        self.assertEqual(events[-1]["response"]["output"][0]["content"][0]["text"], REPLY)
+
+    def test_chat_completions(self):
+        status, _, raw = self.request("POST", "/v1/chat/completions", {"model": "m"})
+        self.assertEqual(json.loads(raw)["choices"][0]["message"]["content"], REPLY)
+        status, _, raw = self.request("POST", "/v1/chat/completions",
+                                      {"model": "m", "stream": True,
+                                       "stream_options": {"include_usage": True}})
+        events = sse_events(raw)
+        self.assertEqual(events[-1], "[DONE]")
+        chunks = [json.loads(e) for e in events[:-1]]
+        text = "".join(c["choices"][0]["delta"].get("content", "")
+                       for c in chunks if c["choices"])
+        self.assertEqual(text, REPLY)
+        self.assertIn("usage", chunks[-1])
+
+    def test_unknown_paths(self):
+        status, _, raw = self.request("GET", "/nothing/here")
+        self.assertEqual(status, 404)
+        self.assertEqual(json.loads(raw)["type"], "error")
+        self.assertEqual(self.request("POST", "/v1/other", {})[0], 404)
+        self.assertEqual(self.request("HEAD", "/")[0], 200)
+        self.assertEqual(json.loads(self.request("GET", "/v1/models")[2])["data"], [])
+
+    def test_websocket_responses(self):
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall(("GET /v1/responses HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                      "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                      "Sec-WebSocket-Key: %s\r\n\r\n" % key).encode())
+        f = sock.makefile("rb")
+        self.assertIn(b" 101 ", f.readline())
+        for _ in range(50):
+            if f.readline() in (b"\r\n", b""):
+                break
+        payload = json.dumps({"type": "response.create", "model": "m"}).encode()
+        mask = os.urandom(4)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        sock.sendall(bytes([0x81, 0x80 | 126]) + struct.pack("!H", len(payload)) + mask + masked)
+        types = []
+        for _ in range(50):
+            head = f.read(2)
+            n = head[1] & 0x7F
+            if n == 126:
+                n = struct.unpack("!H", f.read(2))[0]
+            elif n == 127:
+                n = struct.unpack("!Q", f.read(8))[0]
+            event = json.loads(f.read(n))
+            types.append(event["type"])
+            if event["type"] == "response.completed":
+                self.assertEqual(event["response"]["output"][0]["content"][0]["text"], REPLY)
+                break
+        self.assertEqual(types[0], "response.created")
+        self.assertEqual(types[-1], "response.completed")
+        sock.close()
+
+    def test_zz_log_lines(self):
+        self.request("POST", "/v1/messages", {"model": "m"})
+        with open(self.log) as fh:
+            lines = fh.read().splitlines()
+        self.assertIn("POST /v1/messages 200", lines)
+
+
+class Lifetime(unittest.TestCase):
+    def test_sigterm_exits_zero(self):
+        proc, _, log = start()
+        self.assertEqual(stop(proc, log), 0)
+
+    def test_max_seconds(self):
+        t0 = time.time()
+        proc, _, log = start("--max-seconds", "1")
+        self.assertEqual(proc.wait(10), 0)
+        self.assertLess(time.time() - t0, 8)
+        stop(proc, log)
+
+    def test_no_websocket(self):
+        proc, port, log = start("--no-websocket")
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/v1/responses", headers={
+            "Upgrade": "websocket", "Connection": "Upgrade",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"})
+        self.assertEqual(conn.getresponse().status, 404)
+        conn.close()
+        stop(proc, log)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
