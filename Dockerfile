@@ -16,6 +16,8 @@
 #   INSTALL_NODEJS_FROM_APT  1: install Debian's nodejs + npm, use npm for the CLIs, then
 #                            purge npm again (it is not needed at run time)
 #   CLAUDE_CODE_VERSION, CODEX_VERSION, PI_VERSION   pinned CLI versions (docs/cli-wiring.md)
+#   FETCH_PROVIDER_RANGES    1 (default): fetch the interactive profile's provider range
+#                            files at build time; 0: build without network access to them
 #   VERSION, IMAGE_SOURCE, IMAGE_LICENSES            OCI label values
 #
 # Build secret (optional): extra_ca, a PEM bundle that npm should trust in addition to
@@ -29,10 +31,15 @@ ARG RUNTIME_BASE=node:20-trixie-slim
 # ---------------------------------------------------------------------------------------
 FROM ${BUILD_BASE} AS build
 
+# 1: fetch GitHub's and Google's published ranges for the interactive profile
+# (scripts/refresh-ranges) into /etc/cli-sandbox/profiles; 0 where the build
+# has no route to the providers.  The profile itself is built into the init.
+ARG FETCH_PROVIDER_RANGES=1
+
 RUN set -eux; \
     apt-get update; \
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        build-essential cmake pkg-config \
+        build-essential cmake pkg-config curl ca-certificates \
         libnftnl-dev libmnl-dev libcap-ng-dev libjansson-dev; \
     rm -rf /var/lib/apt/lists/*
 
@@ -49,8 +56,10 @@ RUN set -eux; \
     install -D -m 0755 /build/cli-sandbox-init /out/usr/local/sbin/cli-sandbox-init; \
     strip --strip-unneeded /out/usr/local/sbin/cli-sandbox-init; \
     install -d -m 0755 /out/etc/cli-sandbox/profiles; \
-    find /src/profiles -maxdepth 1 -type f -name '*.json' \
-        -exec install -m 0644 -t /out/etc/cli-sandbox/profiles {} +; \
+    if [ "$FETCH_PROVIDER_RANGES" = 1 ]; then \
+        sh /src/scripts/refresh-ranges --init /build/cli-sandbox-init /out/etc/cli-sandbox/profiles \
+        || echo "warning: provider range files not fetched; the interactive profile will allow names only" >&2; \
+    fi; \
     install -D -m 0644 /src/image/pi-base-url.js /out/usr/local/share/cli-sandbox/pi-base-url.js
 
 # ---------------------------------------------------------------------------------------

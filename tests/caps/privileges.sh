@@ -8,6 +8,7 @@
 #   throwaway network namespace, so nothing of the host is touched
 set -u
 INIT=$1
+. "$(cd "$(dirname "$0")/.." && pwd)/tap.sh"
 MODE=${2:-interactive}
 
 if [ "$(id -u)" != 0 ]; then echo "skip: needs root"; exit 77; fi
@@ -29,23 +30,9 @@ chmod 755 "$T"
 
 # A uid and gid that no passwd or group entry names, so the expected groups
 # are exactly the primary group plus what the test adds.
-U=54321
-while grep -q "^[^:]*:[^:]*:$U:" /etc/passwd /etc/group; do U=$((U + 1)); done
+U=$(t_free_id 54321)
 mkdir "$T/w" && chown "$U:$U" "$T/w"
 
-PASS=0
-FAIL=0
-ok() {  # ok DESCRIPTION COMMAND...: passes when COMMAND succeeds
-	d=$1
-	shift
-	if "$@"; then
-		PASS=$((PASS + 1))
-		echo "ok $((PASS + FAIL)) - $d"
-	else
-		FAIL=$((FAIL + 1))
-		echo "not ok $((PASS + FAIL)) - $d"
-	fi
-}
 
 field() {  # field FILE NAME: the value(s) of a /proc/PID/status line
 	sed -n "s/^$2:[[:space:]]*//p" "$1" | tr -s '\t ' '  ' | sed 's/ *$//'
@@ -179,5 +166,4 @@ if [ "$MODE" = managed ]; then
 	ok "managed: the init logged the firewall before the drop" grep -q "firewall up" "$T/root.err"
 fi
 
-echo "$PASS passed, $FAIL failed"
-[ "$FAIL" -eq 0 ]
+t_done

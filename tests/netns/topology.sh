@@ -8,6 +8,8 @@
 # Everything is named after this shell's PID; topo_down removes exactly what
 # topo_up made and ends exactly the processes started with topo_spawn.
 
+. "$(cd "$(dirname "$0")/.." && pwd)/tap.sh"  # every test script sits one level below tests/
+
 TOPO_TAG="cst$$"
 NS_SBX="$TOPO_TAG-sbx"
 NS_GW="$TOPO_TAG-gw"
@@ -79,23 +81,4 @@ topo_wait_tcp() {  # topo_wait_tcp NS ADDR PORT
 	done
 	echo "server $2:$3 in $1 did not start" >&2
 	return 1
-}
-
-# TAP-ish assertions shared by the shell tests.
-T_PASS=0
-T_FAIL=0
-ok() {  # ok DESCRIPTION COMMAND...
-	d=$1
-	shift
-	if "$@"; then
-		T_PASS=$((T_PASS + 1))
-		echo "ok - $d"
-	else
-		T_FAIL=$((T_FAIL + 1))
-		echo "not ok - $d"
-	fi
-}
-t_done() {
-	echo "$T_PASS passed, $T_FAIL failed"
-	[ "$T_FAIL" -eq 0 ]
 }

@@ -5,6 +5,7 @@
 # usage: pid1.sh PATH-TO-cli-sandbox-init
 set -u
 INIT=$1
+. "$(cd "$(dirname "$0")/.." && pwd)/tap.sh"
 
 if [ "$(id -u)" != 0 ]; then echo "skip: needs root"; exit 77; fi
 for tool in unshare script setpriv timeout; do
@@ -25,24 +26,10 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 chmod 755 "$T"
 
-U=54321
-while grep -q "^[^:]*:[^:]*:$U:" /etc/passwd /etc/group; do U=$((U + 1)); done
+U=$(t_free_id 54321)
 W=$T/w  # written by the command, as the user
 mkdir "$W" && chown "$U:$U" "$W"
 
-PASS=0
-FAIL=0
-ok() {  # ok DESCRIPTION COMMAND...
-	d=$1
-	shift
-	if "$@"; then
-		PASS=$((PASS + 1))
-		echo "ok $((PASS + FAIL)) - $d"
-	else
-		FAIL=$((FAIL + 1))
-		echo "not ok $((PASS + FAIL)) - $d"
-	fi
-}
 
 ENV="PATH=/usr/local/bin:/usr/bin:/bin CLI_SANDBOX_EGRESS_PROFILE=interactive SKIP_EGRESS_FIREWALL=true CLI_SANDBOX_USER=$U:$U"
 [ -n "${ASAN_OPTIONS:-}" ] && ENV="$ENV ASAN_OPTIONS=$ASAN_OPTIONS"
@@ -306,5 +293,4 @@ ok "tty: jobs lists it" grep -q 'Running.*sleep 30' "$T/tty.txt"
 ok "tty: the shell ran what was typed at the terminal (no SIGTTIN stop)" grep -q '^TYPED=42' "$T/tty.txt"
 ok "tty: the shell's exit status (7) comes through" [ "$(cat "$T/tty.rc")" = 7 ]
 
-echo "$PASS passed, $FAIL failed"
-[ "$FAIL" -eq 0 ]
+t_done
