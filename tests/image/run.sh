@@ -274,6 +274,34 @@ ok "without NET_ADMIN: the command never started" [ ! -e "$WORK/mark/ran" ]
 refused control "$MINIMAL" -e TASK_AGENT_MODEL_BASE_URL=$URL
 ok "control: a valid start does run the command" [ -e "$WORK/mark/ran" ]
 
+# --- 7b. docker run -it: the shell gets the terminal and job control ----------------------
+# The init is PID 1 of the container and gives the command the terminal's
+# foreground group (no firewall needed here: interactive, skipped, no network).
+cat >"$WORK/rc.bash" <<'RC'
+PS1='$ '
+read -r a b c d pgrp e f tpgid rest < /proc/$$/stat
+echo "SHELL-PG=$pgrp TPG=$tpgid"
+[[ -o monitor ]] && echo "MONITOR=on"
+RC
+chmod 644 "$WORK/rc.bash"
+# shellcheck disable=SC2016 # typed at the shell in the container, expanded there
+printf '%s\n' 'sleep 30 &' 'read -r a b c d jpg rest < /proc/$!/stat; echo "JOB-PG=$jpg SHELL-PG=$pgrp"' \
+	'jobs' 'kill %1' 'echo "TYPED=$((6 * 7))"' 'exit 7' |
+	timeout 120 script -qec "podman run --rm -it $RUNARGS --network none --cap-drop ALL \
+		--cap-add SETUID,SETGID,SETPCAP -v $WORK/rc.bash:/rc.bash:ro \
+		-e CLI_SANDBOX_EGRESS_PROFILE=interactive -e SKIP_EGRESS_FIREWALL=true -e TERM=dumb \
+		$IMAGE bash --rcfile /rc.bash -i" /dev/null >"$WORK/tty.out" 2>&1
+echo $? >"$WORK/tty.rc"
+tr -d '\r' <"$WORK/tty.out" >"$WORK/tty.txt"
+note <"$WORK/tty.txt"
+ok "-it: the shell's group is the terminal's foreground group" grep -q '^SHELL-PG=\([0-9]*\) TPG=\1$' "$WORK/tty.txt"
+ok "-it: job control (monitor) is on, no 'no job control' complaint" \
+	sh -c "grep -q '^MONITOR=on' '$WORK/tty.txt' && ! grep -qi 'no job control' '$WORK/tty.txt'"
+ok "-it: a background job gets its own group and jobs lists it" \
+	sh -c "grep -q 'Running.*sleep 30' '$WORK/tty.txt' && grep '^JOB-PG=' '$WORK/tty.txt' | awk '{ split(\$1, a, \"=\"); split(\$2, b, \"=\"); exit !(a[2] != b[2]) }'"
+ok "-it: the shell ran what was typed and its status (7) came through" \
+	sh -c "grep -q '^TYPED=42' '$WORK/tty.txt' && [ \"\$(cat '$WORK/tty.rc')\" = 7 ]"
+
 # --- 8. the host script with real podman ---------------------------------------------------
 # HOME and the script's own state live in $WORK; the container joins the sandbox
 # namespace; the API key is passed like any extra engine option.
