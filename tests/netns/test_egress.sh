@@ -76,6 +76,24 @@ ok "https default port: 443 connects" [ "$(result "$TOPO_DIR/https" tcp:192.0.2.
 ok "https default port: 8080 refused" [ "$(result "$TOPO_DIR/https" tcp:192.0.2.1:8080)" = unreachable ]
 ok "https default port: 80 refused" [ "$(result "$TOPO_DIR/https" tcp:192.0.2.1:80)" = unreachable ]
 
+# 4. Another table cannot widen what ours drops: its earlier-priority accepts
+#    for the other host and another gateway port change nothing.
+ip netns exec "$NS_SBX" nft -f - <<'NFT'
+table inet widen_attempt {
+	chain output {
+		type filter hook output priority -50; policy accept;
+		ip daddr 198.51.100.2 accept
+		ip daddr 192.0.2.1 tcp dport 9090 accept
+	}
+}
+NFT
+run_sandboxed http://192.0.2.1:8080 "$TOPO_DIR/widen" tcp:198.51.100.2:8080 tcp:192.0.2.1:9090 tcp:192.0.2.1:8080
+ok "another table's accept does not widen ours: the other host stays refused" \
+	[ "$(result "$TOPO_DIR/widen" tcp:198.51.100.2:8080)" = unreachable ]
+ok "another table's accept does not widen ours: another gateway port stays refused" \
+	[ "$(result "$TOPO_DIR/widen" tcp:192.0.2.1:9090)" = unreachable ]
+ok "the gateway tuple still works beside the other table" [ "$(result "$TOPO_DIR/widen" tcp:192.0.2.1:8080)" = ok ]
+
 echo "# probe results (managed):"
 sed 's/^/#   /' "$TOPO_DIR/managed"
 t_done
