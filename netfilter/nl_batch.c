@@ -24,7 +24,6 @@
 #define BATCH_OVERRUN (UINT16_MAX + 4096u)
 #define DESC_MAX 256
 #define NL_RECV_BUF (64 * 1024)
-#define CS_TABLE_DESC "(ours)"
 
 struct nl_batch {
 	struct nftnl_batch *batch;
@@ -118,14 +117,16 @@ static int add_table(struct nl_batch *b, const struct nf_ruleset *rs, uint16_t t
 {
 	struct nftnl_table *t = netlink_table(rs);
 	struct nlmsghdr *nlh;
+	char what[DESC_MAX];
 
 	if (!t)
 		return -1;
 	nlh = msg(b, type, flags);
 	nftnl_table_nlmsg_build_payload(nlh, t);
 	nftnl_table_free(t);
-	return describe(b, b->next_seq, type == NFT_MSG_DELTABLE ? "the replacement of the old table" :
-			"table inet " CS_TABLE_DESC) || next(b, nlh);
+	snprintf(what, sizeof(what), "%s table inet %s", type == NFT_MSG_DELTABLE ?
+		 "the replacement of the old" : "the", rs->table);
+	return describe(b, b->next_seq, what) || next(b, nlh);
 }
 
 /* A set and its elements; elements are split over as many messages as the
