@@ -184,6 +184,17 @@ static int finish(const char *path, size_t masked, struct range_list *out)
 	return 0;
 }
 
+/* The common end of a loader: normalise what was read, or free it on error. */
+static int loaded(int rc, const char *path, size_t masked, json_t *root, struct range_list *out)
+{
+	if (rc == 0)
+		finish(path, masked, out);
+	json_decref(root);
+	if (rc)
+		range_list_free(out);
+	return rc;
+}
+
 int ranges_load_github_meta(const char *path, const char *const *lists, size_t n_lists,
 			    struct range_list *out, struct cs_error *err)
 {
@@ -213,13 +224,8 @@ int ranges_load_github_meta(const char *path, const char *const *lists, size_t n
 				break;
 		}
 	}
-	if (rc == 0)
-		finish(path, masked, out);
 out:
-	json_decref(root);
-	if (rc)
-		range_list_free(out);
-	return rc;
+	return loaded(rc, path, masked, root, out);
 }
 
 int ranges_load_google(const char *path, struct range_list *out, struct cs_error *err)
@@ -251,11 +257,6 @@ int ranges_load_google(const char *path, struct range_list *out, struct cs_error
 		if (rc)
 			break;
 	}
-	if (rc == 0)
-		finish(path, masked, out);
 out:
-	json_decref(root);
-	if (rc)
-		range_list_free(out);
-	return rc;
+	return loaded(rc, path, masked, root, out);
 }
