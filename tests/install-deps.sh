@@ -4,7 +4,7 @@
 set -eu
 PKGS="gcc make cmake pkg-config clang libclang-rt-14-dev
 libnftnl-dev libmnl-dev libcap-ng-dev libjansson-dev
-nftables iproute2 util-linux bsdutils procps python3 shellcheck git curl ca-certificates
+nftables iproute2 util-linux bsdutils procps python3 shellcheck git curl wget ca-certificates
 podman runc debootstrap uidmap fuse-overlayfs"
 missing=""
 for p in $PKGS; do
