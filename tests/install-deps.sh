@@ -5,7 +5,8 @@ set -eu
 PKGS="gcc make cmake pkg-config clang libclang-rt-14-dev
 libnftnl-dev libmnl-dev libcap-ng-dev libjansson-dev
 nftables iproute2 util-linux bsdutils procps python3 shellcheck git curl wget ca-certificates
-podman runc debootstrap uidmap fuse-overlayfs"
+podman runc debootstrap uidmap fuse-overlayfs
+docker.io"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
