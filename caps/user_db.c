@@ -56,12 +56,16 @@ static int find_passwd(const struct user_spec *spec, const char *path, struct cs
 	while (fgets(line, sizeof(line), f)) {
 		char *fld[MAX_FIELDS];
 		unsigned long uid, gid;
+		size_t name_len;
 
 		if (split_fields(line, fld) != 7 || parse_id(fld[2], &uid) || parse_id(fld[3], &gid))
 			continue;
 		if (spec->by_name ? strcmp(fld[0], spec->name) != 0 : uid != spec->uid)
 			continue;
-		snprintf(u->name, sizeof(u->name), "%s", strlen(fld[0]) < sizeof(u->name) ? fld[0] : "");
+		/* A name too long for a user name is no name: "" (shown as uid). */
+		name_len = strlen(fld[0]);
+		if (name_len < sizeof(u->name))
+			memcpy(u->name, fld[0], name_len + 1);
 		u->uid = (uid_t)uid;
 		u->gid = (gid_t)gid;
 		snprintf(u->home, sizeof(u->home), "%s", fld[5][0] == '/' ? fld[5] : "/");

@@ -43,7 +43,7 @@ static struct where sub(const struct where *w, const char *key, long index)
 	if (index >= 0)
 		path_fmt(s.path, "%s[%ld]", w->path, index);
 	else
-		path_fmt(s.path, "%s%s%s", w->path, w->path[0] ? "." : "", key);
+		path_fmt(s.path, "%s%s%s", w->path, w->path[0] ? "." : "", key ? key : "");
 	return s;
 }
 
