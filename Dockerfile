@@ -47,7 +47,7 @@ WORKDIR /src
 COPY . .
 
 RUN set -eux; \
-    cmake -S /src -B /build -DCLI_SANDBOX_STATIC=ON -DCLI_SANDBOX_TESTS=OFF; \
+    cmake -S /src -B /build -DCLI_SANDBOX_STATIC=ON -DCLI_SANDBOX_TESTS=OFF -DCLI_SANDBOX_WERROR=ON; \
     cmake --build /build --parallel "$(nproc)"; \
     ldd /build/cli-sandbox-init > /tmp/ldd.out 2>&1 || true; \
     cat /tmp/ldd.out; \

@@ -1,4 +1,4 @@
-#include "entrypoint/config.h"
+#include "base/config.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -2,16 +2,18 @@
  *
  * config_load() reads only the NULL-terminated "NAME=VALUE" array it is
  * given, so tests pass their own environments and nothing global is read. */
-#ifndef CLI_SANDBOX_CONFIG_H
-#define CLI_SANDBOX_CONFIG_H
+#ifndef CLI_SANDBOX_BASE_CONFIG_H
+#define CLI_SANDBOX_BASE_CONFIG_H
 
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "entrypoint/model_url.h"
-#include "entrypoint/status.h"
+#include "base/model_url.h"
+#include "base/status.h"
 
+/* The command when none is given (contract: COMMAND defaults to claude). */
+#define CS_DEFAULT_COMMAND "claude"
 #define CS_DEFAULT_USER "node"
 #define CS_DEFAULT_PROFILE_DIR "/etc/cli-sandbox/profiles"
 #define CS_USER_NAME_MAX 33

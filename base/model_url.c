@@ -1,4 +1,4 @@
-#include "entrypoint/model_url.h"
+#include "base/model_url.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -6,66 +6,6 @@
 
 #define VAR "TASK_AGENT_MODEL_BASE_URL"
 #define FORM "http(s)://A.B.C.D[:PORT][/PATH]"
-
-int ipv4_parse_strict(const char *s, size_t len, uint32_t *addr)
-{
-	uint32_t value = 0;
-	size_t i = 0;
-
-	for (int part = 0; part < 4; part++) {
-		size_t start = i;
-		unsigned octet = 0;
-
-		if (part > 0) {
-			if (i >= len || s[i] != '.')
-				return -1;
-			start = ++i;
-		}
-		while (i < len && s[i] >= '0' && s[i] <= '9' && i - start < 3)
-			octet = octet * 10 + (unsigned)(s[i++] - '0');
-		if (i == start || octet > 255)
-			return -1;
-		if (s[start] == '0' && i - start > 1)  /* leading zero: octal in inet_aton */
-			return -1;
-		value = value << 8 | octet;
-	}
-	if (i != len)
-		return -1;
-	*addr = value;
-	return 0;
-}
-
-int port_parse_strict(const char *s, size_t len, uint16_t *port)
-{
-	unsigned long v = 0;
-
-	if (len == 0 || len > 5 || s[0] == '0')
-		return -1;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (unsigned long)(s[i] - '0');
-	}
-	if (v < 1 || v > 65535)
-		return -1;
-	*port = (uint16_t)v;
-	return 0;
-}
-
-const char *ipv4_forbidden_destination(uint32_t a)
-{
-	if ((a >> 24) == 0)
-		return "unspecified 0.0.0.0/8";
-	if ((a >> 24) == 127)
-		return "loopback 127.0.0.0/8";
-	if ((a >> 16) == (169u << 8 | 254u))
-		return "link-local 169.254.0.0/16 (cloud metadata)";
-	if ((a >> 28) == 0xe)
-		return "multicast 224.0.0.0/4";
-	if ((a >> 28) == 0xf)
-		return "reserved 240.0.0.0/4 (broadcast included)";
-	return NULL;
-}
 
 int dns_name_valid(const char *s, size_t len)
 {
@@ -145,31 +85,6 @@ static int parse_scheme(const char *s, const char **rest, bool *https, struct cs
 	}
 	*rest = sep + 3;
 	return 0;
-}
-
-bool ipv4_looks_numeric(const char *h, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		size_t start = i;
-
-		if (i + 1 < len && h[i] == '0' && (h[i + 1] == 'x' || h[i + 1] == 'X')) {
-			i += 2;
-			while (i < len && isxdigit((unsigned char)h[i]))
-				i++;
-		} else {
-			while (i < len && isdigit((unsigned char)h[i]))
-				i++;
-		}
-		if (i == start && (i == len || h[i] != '.'))
-			return false;  /* "192.0..2" stays an IPv4 attempt: an empty label */
-		if (i < len && h[i] != '.')
-			return false;
-		if (i < len)
-			i++;
-	}
-	return true;
 }
 
 static int parse_host(const char *h, size_t len, bool allow_dns, struct model_url *u,

@@ -1,4 +1,4 @@
-#include "netfilter/sha256.h"
+#include "base/sha256.h"
 
 #include <stdio.h>
 #include <string.h>

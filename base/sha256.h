@@ -1,7 +1,7 @@
 /* SHA-256 (FIPS 180-4), for the ruleset digest that ties a running
  * container to the dry-run an operator reviewed. */
-#ifndef CLI_SANDBOX_SHA256_H
-#define CLI_SANDBOX_SHA256_H
+#ifndef CLI_SANDBOX_BASE_SHA256_H
+#define CLI_SANDBOX_BASE_SHA256_H
 
 #include <stddef.h>
 #include <stdint.h>

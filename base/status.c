@@ -1,4 +1,4 @@
-#include "entrypoint/status.h"
+#include "base/status.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,10 +31,11 @@ static void print_line(const char *kind, const char *fmt, va_list ap)
 	fflush(stderr);
 }
 
-void cs_print_error(const struct cs_error *err)
+int cs_print_error(const struct cs_error *err)
 {
 	fprintf(stderr, "cli-sandbox-init: error: %s\n", err->msg);
 	fflush(stderr);
+	return err->status;
 }
 
 void cs_warn(const char *fmt, ...)

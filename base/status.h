@@ -1,10 +1,10 @@
 /* Exit statuses and the one error style of cli-sandbox-init.
  *
  * Every stage reports a failure as a value (struct cs_error) instead of
- * printing, so the stages stay pure and testable; only main() prints the one
- * line and exits with the status the contract assigns. */
-#ifndef CLI_SANDBOX_STATUS_H
-#define CLI_SANDBOX_STATUS_H
+ * printing, so the stages stay pure and testable; only the entrypoint prints
+ * the one line and exits with the status the contract assigns. */
+#ifndef CLI_SANDBOX_BASE_STATUS_H
+#define CLI_SANDBOX_BASE_STATUS_H
 
 #include <stdarg.h>
 
@@ -25,8 +25,9 @@ struct cs_error {
 int cs_fail(struct cs_error *err, int status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Prints "cli-sandbox-init: error: <msg>" as one line on stderr. */
-void cs_print_error(const struct cs_error *err);
+/* Prints "cli-sandbox-init: error: <msg>" as one line on stderr and returns
+ * err->status, so main can write `return cs_print_error(&err);`. */
+int cs_print_error(const struct cs_error *err);
 
 /* A warning line ("cli-sandbox-init: warning: ..."); never stops the start. */
 void cs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

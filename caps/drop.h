@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 
+#include "base/status.h"
 #include "caps/user_db.h"
-#include "entrypoint/status.h"
 
 struct drop_result {
 	bool bounding_cleared;  /* CAP_SETPCAP was held: bounding set empty, securebits locked */

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "entrypoint/config.h"
-#include "entrypoint/status.h"
+#include "base/config.h"
+#include "base/status.h"
 
 #define CS_MAX_GROUPS 256
 

@@ -9,8 +9,8 @@
 #include <linux/securebits.h>
 #include <stdbool.h>
 
+#include "base/status.h"
 #include "caps/user_db.h"
-#include "entrypoint/status.h"
 
 /* The securebits set and locked when CAP_SETPCAP is held: uid 0 gains no
  * capabilities on exec, setuid-root files included (NOROOT); a uid change

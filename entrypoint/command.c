@@ -1,11 +1,12 @@
-#include "entrypoint/exec_plan.h"
+#include "entrypoint/command.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static char *const default_argv[] = { "claude", NULL };
+static char *const default_argv[] = { CS_DEFAULT_COMMAND, NULL };
 
 /* How each CLI is pointed at a model gateway and kept quiet; the evidence for
  * every name is in docs/cli-wiring.md.  Variables are set only when the
@@ -36,30 +37,30 @@ static const struct cli_wiring wirings[] = {
 	  .quiet_vars = { { "PI_OFFLINE", "1" }, { "PI_TELEMETRY", "0" }, { "PI_SKIP_VERSION_CHECK", "1" } } },
 };
 
-static int add_var(struct exec_plan *plan, const char *name, const char *value,
+static int add_var(struct command *cmd, const char *name, const char *value,
 		   struct cs_error *err)
 {
 	struct env_var *v;
 
 	size_t len = strlen(value);
 
-	if (plan->n_added == EXEC_MAX_ADDED)
+	if (cmd->n_added == EXEC_MAX_ADDED)
 		return cs_fail(err, CS_EXIT_CONFIG, "too many environment variables to add");
 	if (len >= sizeof(v->value))  /* never pass on a silently truncated value */
 		return cs_fail(err, CS_EXIT_CONFIG, "the value for %s is too long; shorten it", name);
-	v = &plan->added[plan->n_added++];
+	v = &cmd->added[cmd->n_added++];
 	v->name = name;
 	memcpy(v->value, value, len + 1);
 	return 0;
 }
 
-static int insert_arg(struct exec_plan *plan, const char *a, const char *b, struct cs_error *err)
+static int insert_arg(struct command *cmd, const char *a, const char *b, struct cs_error *err)
 {
-	if (plan->n_inserted == EXEC_MAX_INSERTED)
+	if (cmd->n_inserted == EXEC_MAX_INSERTED)
 		return cs_fail(err, CS_EXIT_CONFIG, "too many arguments to insert");
-	if (strlen(a) + strlen(b ? b : "") >= sizeof(plan->inserted[0]))
+	if (strlen(a) + strlen(b ? b : "") >= sizeof(cmd->inserted[0]))
 		return cs_fail(err, CS_EXIT_CONFIG, "an argument for the CLI would be too long; shorten the URL");
-	snprintf(plan->inserted[plan->n_inserted++], sizeof(plan->inserted[0]), "%s%s", a, b ? b : "");
+	snprintf(cmd->inserted[cmd->n_inserted++], sizeof(cmd->inserted[0]), "%s%s", a, b ? b : "");
 	return 0;
 }
 
@@ -79,7 +80,7 @@ static bool argv_mentions(char *const argv[], const char *word)
 }
 
 static int wire(const struct cs_config *cfg, const struct cli_wiring *w, char *const envp[],
-		char *const argv[], const char *pi_extension, struct exec_plan *plan,
+		char *const argv[], const char *pi_extension, struct command *cmd,
 		struct cs_error *err)
 {
 	bool managed = cfg->profile == CS_PROFILE_MANAGED;
@@ -87,19 +88,19 @@ static int wire(const struct cs_config *cfg, const struct cli_wiring *w, char *c
 	if (cfg->has_url) {
 		for (size_t i = 0; i < 3 && w->base_url_vars[i]; i++)
 			if (!env_lookup(envp, w->base_url_vars[i]) &&
-			    add_var(plan, w->base_url_vars[i], cfg->url.text, err))
+			    add_var(cmd, w->base_url_vars[i], cfg->url.text, err))
 				return -1;
 		/* The URL's characters are validated: no quote can end the TOML string. */
 		if (w->base_url_config && !argv_mentions(argv, w->base_url_config)) {
 			char kv[MODEL_URL_MAX + 32];
 
 			snprintf(kv, sizeof(kv), "%s=\"%s\"", w->base_url_config, cfg->url.text);
-			if (insert_arg(plan, "-c", NULL, err) || insert_arg(plan, kv, NULL, err))
+			if (insert_arg(cmd, "-c", NULL, err) || insert_arg(cmd, kv, NULL, err))
 				return -1;
 		}
 		if (strcmp(w->name, "pi") == 0) {
 			if (access(pi_extension, R_OK) == 0) {
-				if (insert_arg(plan, "-e", NULL, err) || insert_arg(plan, pi_extension, NULL, err))
+				if (insert_arg(cmd, "-e", NULL, err) || insert_arg(cmd, pi_extension, NULL, err))
 					return -1;
 			} else {
 				cs_warn("%s is missing, so pi keeps its own provider URLs; copy image/pi-base-url.js there", pi_extension);
@@ -110,95 +111,113 @@ static int wire(const struct cs_config *cfg, const struct cli_wiring *w, char *c
 		return 0;
 	for (size_t i = 0; i < 5 && w->quiet_vars[i][0]; i++)
 		if (!env_lookup(envp, w->quiet_vars[i][0]) &&
-		    add_var(plan, w->quiet_vars[i][0], w->quiet_vars[i][1], err))
+		    add_var(cmd, w->quiet_vars[i][0], w->quiet_vars[i][1], err))
 			return -1;
 	for (size_t i = 0; i < 5 && w->quiet_args[i]; i++)
-		if (insert_arg(plan, "-c", NULL, err) || insert_arg(plan, w->quiet_args[i], NULL, err))
+		if (insert_arg(cmd, "-c", NULL, err) || insert_arg(cmd, w->quiet_args[i], NULL, err))
 			return -1;
 	return 0;
 }
 
-int exec_plan_build(const struct cs_config *cfg, const struct cs_user *user,
-		    char *const envp[], char *const argv_in[], const char *pi_extension,
-		    struct exec_plan *plan, struct cs_error *err)
+int command_build(const struct cs_config *cfg, const struct cs_user *user,
+		  char *const envp[], char *const argv_in[], const char *pi_extension,
+		  struct command *cmd, struct cs_error *err)
 {
 	char *const *argv = (argv_in && argv_in[0]) ? argv_in : default_argv;
 	const struct cli_wiring *w = NULL;
 	size_t argc = 0, k = 0;
 	char ids[16];
 
-	memset(plan, 0, sizeof(*plan));
+	memset(cmd, 0, sizeof(*cmd));
 	if (!argv[0][0])
-		return cs_fail(err, CS_EXIT_CONFIG, "the command is an empty string; name the CLI to run, for example claude");
+		return cs_fail(err, CS_EXIT_CONFIG, "the command is an empty string; name the CLI to run, for example " CS_DEFAULT_COMMAND);
 	for (size_t i = 0; i < sizeof(wirings) / sizeof(wirings[0]); i++)
 		if (strcmp(base_name(argv[0]), wirings[i].name) == 0)
 			w = &wirings[i];
-	plan->cli = w ? w->name : NULL;
+	cmd->cli = w ? w->name : NULL;
 
 	/* Identity from the passwd entry: the command must not see root's HOME. */
 	snprintf(ids, sizeof(ids), "%u", (unsigned)user->uid);
-	if (add_var(plan, "HOME", user->home, err) ||
-	    add_var(plan, "USER", user->name[0] ? user->name : ids, err) ||
-	    add_var(plan, "LOGNAME", user->name[0] ? user->name : ids, err))
+	if (add_var(cmd, "HOME", user->home, err) ||
+	    add_var(cmd, "USER", user->name[0] ? user->name : ids, err) ||
+	    add_var(cmd, "LOGNAME", user->name[0] ? user->name : ids, err))
 		return -1;
-	if (w && wire(cfg, w, envp, argv, pi_extension, plan, err))
+	if (w && wire(cfg, w, envp, argv, pi_extension, cmd, err))
 		return -1;
 
 	while (argv[argc])
 		argc++;
-	plan->argv = calloc(argc + plan->n_inserted + 1, sizeof(char *));
-	if (!plan->argv)
+	cmd->argv = calloc(argc + cmd->n_inserted + 1, sizeof(char *));
+	if (!cmd->argv)
 		return cs_fail(err, CS_EXIT_OSERR, "out of memory planning the command");
-	plan->argv[k++] = argv[0];
-	for (size_t i = 0; i < plan->n_inserted; i++)
-		plan->argv[k++] = plan->inserted[i];
+	cmd->argv[k++] = argv[0];
+	for (size_t i = 0; i < cmd->n_inserted; i++)
+		cmd->argv[k++] = cmd->inserted[i];
 	for (size_t i = 1; i < argc; i++)
-		plan->argv[k++] = argv[i];
+		cmd->argv[k++] = argv[i];
 	return 0;
 }
 
-void exec_plan_free(struct exec_plan *plan)
+void command_free(struct command *cmd)
 {
-	free(plan->argv);
-	plan->argv = NULL;
+	free(cmd->argv);
+	cmd->argv = NULL;
 }
 
-void exec_environ_free(char **env)
+void command_environ_free(char **env)
 {
 	for (char **e = env; e && *e; e++)
 		free(*e);
 	free(env);
 }
 
-char **exec_plan_environ(const struct exec_plan *plan, char *const envp[])
+char **command_environ(const struct command *cmd, char *const envp[])
 {
 	size_t n = 0, out = 0;
 	char **env;
 
 	while (envp && envp[n])
 		n++;
-	env = calloc(n + plan->n_added + 1, sizeof(char *));
+	env = calloc(n + cmd->n_added + 1, sizeof(char *));
 	if (!env)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		bool replaced = false;
 
-		for (size_t k = 0; k < plan->n_added; k++) {
-			size_t len = strlen(plan->added[k].name);
+		for (size_t k = 0; k < cmd->n_added; k++) {
+			size_t len = strlen(cmd->added[k].name);
 
-			if (strncmp(envp[i], plan->added[k].name, len) == 0 && envp[i][len] == '=')
+			if (strncmp(envp[i], cmd->added[k].name, len) == 0 && envp[i][len] == '=')
 				replaced = true;
 		}
 		if (!replaced && !(env[out++] = strdup(envp[i])))
 			goto fail;
 	}
-	for (size_t k = 0; k < plan->n_added; k++)
-		if (asprintf(&env[out++], "%s=%s", plan->added[k].name, plan->added[k].value) < 0) {
+	for (size_t k = 0; k < cmd->n_added; k++)
+		if (asprintf(&env[out++], "%s=%s", cmd->added[k].name, cmd->added[k].value) < 0) {
 			env[--out] = NULL;
 			goto fail;
 		}
 	return env;
 fail:
-	exec_environ_free(env);
+	command_environ_free(env);
 	return NULL;
+}
+
+int command_exec(char *const argv[], char *const envp[], struct cs_error *err)
+{
+	int e;
+
+	if (!argv || !argv[0] || !argv[0][0])
+		return cs_fail(err, CS_EXIT_NOTFOUND, "no command to run; give COMMAND or leave it out for " CS_DEFAULT_COMMAND);
+	/* glibc searches the PATH of the init's own environment, which the
+	 * command's environment inherits unchanged (command_build adds no PATH). */
+	execvpe(argv[0], argv, envp);
+	e = errno;
+	if (e == ENOENT || e == ENOTDIR)
+		return cs_fail(err, CS_EXIT_NOTFOUND, strchr(argv[0], '/') ? "'%.200s' does not exist; fix the command's path"
+						      : "'%.200s' was not found in PATH; install it in the image or fix PATH", argv[0]);
+	if (e == EACCES)
+		return cs_fail(err, CS_EXIT_NOEXEC, "'%.200s' is not executable by the sandbox user (%s); make it executable (chmod +x) and readable", argv[0], strerror(e));
+	return cs_fail(err, CS_EXIT_NOEXEC, "cannot execute '%.200s' (%s); check that it is a program for this machine", argv[0], strerror(e));
 }

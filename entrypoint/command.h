@@ -1,14 +1,15 @@
-/* What the command is started with: its argv (with any arguments the init
- * inserts after argv[0]) and the variables the init adds to the environment
- * (identity, the model gateway, quiet CLIs). */
-#ifndef CLI_SANDBOX_EXEC_PLAN_H
-#define CLI_SANDBOX_EXEC_PLAN_H
+/* The command: its argv (with any arguments the init inserts after argv[0]),
+ * the variables the init adds to the environment (identity, the model
+ * gateway, quiet CLIs), and its exec.  The CLI wiring table lives in
+ * command.c. */
+#ifndef CLI_SANDBOX_COMMAND_H
+#define CLI_SANDBOX_COMMAND_H
 
 #include <limits.h>
 #include <stddef.h>
 
+#include "base/config.h"
 #include "caps/user_db.h"
-#include "entrypoint/config.h"
 
 #define EXEC_MAX_ADDED 24
 #define EXEC_MAX_INSERTED 12
@@ -20,7 +21,7 @@ struct env_var {
 	char value[PATH_MAX];  /* a home directory or a URL */
 };
 
-struct exec_plan {
+struct command {
 	char **argv;                 /* owned array; strings borrowed or in inserted[] */
 	const char *cli;             /* "claude", "codex", "pi", or NULL */
 	struct env_var added[EXEC_MAX_ADDED];
@@ -29,17 +30,20 @@ struct exec_plan {
 	size_t n_inserted;
 };
 
-/* argv empty: the command defaults to claude.  pi_extension is the path
- * checked for pi's extension (PI_EXTENSION_PATH outside tests). */
-int exec_plan_build(const struct cs_config *cfg, const struct cs_user *user,
-		    char *const envp[], char *const argv[], const char *pi_extension,
-		    struct exec_plan *plan, struct cs_error *err);
-void exec_plan_free(struct exec_plan *plan);
+/* argv NULL or empty: the command is CS_DEFAULT_COMMAND.  pi_extension is
+ * the path checked for pi's extension (PI_EXTENSION_PATH outside tests). */
+int command_build(const struct cs_config *cfg, const struct cs_user *user,
+		  char *const envp[], char *const argv[], const char *pi_extension,
+		  struct command *cmd, struct cs_error *err);
+void command_free(struct command *cmd);
 
 /* The command's environment: envp with the added variables set (replacing
  * same-named entries).  Returns a malloc'd NULL-terminated array whose
  * strings are malloc'd too, or NULL when memory runs out. */
-char **exec_plan_environ(const struct exec_plan *plan, char *const envp[]);
-void exec_environ_free(char **env);
+char **command_environ(const struct command *cmd, char *const envp[]);
+void command_environ_free(char **env);
+
+/* execvpe(); returns only on failure, with err->status 126 or 127. */
+int command_exec(char *const argv[], char *const envp[], struct cs_error *err);
 
 #endif

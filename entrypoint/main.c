@@ -1,32 +1,42 @@
 /* cli-sandbox-init: the image's ENTRYPOINT and PID 1.
  *
- * environment -> config -> policy -> ruleset model -> (nft text | JSON |
- * netlink batch) -> privilege drop -> the command.  The dry-run and the real
- * start share every stage but the last renderer. */
+ * main() is the pipeline, one stage per statement, in order:
+ *   arguments -> configuration -> user -> command -> policy -> ruleset
+ *   model -> digest | report (--check, --dry-run) | firewall -> privilege
+ *   drop -> the irreversible boundary -> launch.
+ * The dry-run and the real start share every stage up to the last renderer
+ * (the report prints nft text or JSON, the firewall sends the netlink
+ * batch).  Each stage is a library call or a thin wrapper below it. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/config.h"
+#include "base/status.h"
 #include "caps/drop.h"
 #include "caps/user_db.h"
-#include "entrypoint/config.h"
-#include "entrypoint/exec_plan.h"
-#include "entrypoint/init.h"
-#include "entrypoint/plan.h"
-#include "entrypoint/resolver.h"
-#include "entrypoint/status.h"
+#include "entrypoint/command.h"
+#include "entrypoint/pipeline.h"
+#include "entrypoint/report.h"
+#include "entrypoint/supervisor.h"
 #include "netfilter/apply.h"
 #include "netfilter/ruleset_build.h"
 #include "profiles/policy.h"
+#include "profiles/resolver.h"
 
 enum mode { MODE_START, MODE_CHECK, MODE_DRY_NFT, MODE_DRY_JSON };
+
+struct options {
+	enum mode mode;
+	char **command;  /* the command and its arguments; empty for the default */
+};
 
 static const char usage[] =
 	"usage: cli-sandbox-init [--dry-run[=nft|json]] [--check] [--help] [--version] [--] [COMMAND [ARG...]]\n"
 	"\n"
-	"Programs an egress firewall, sheds every privilege, then runs COMMAND (default: claude)\n"
+	"Programs an egress firewall, sheds every privilege, then runs COMMAND (default: " CS_DEFAULT_COMMAND ")\n"
 	"as an unprivileged user, pointed at the model gateway.\n"
 	"\n"
 	"  --check              validate the configuration, print a summary; exit 0 or 78\n"
@@ -36,24 +46,19 @@ static const char usage[] =
 	"environment:\n"
 	"  CLI_SANDBOX_EGRESS_PROFILE      managed (default) | interactive\n"
 	"  TASK_AGENT_MODEL_BASE_URL       http(s)://A.B.C.D[:PORT][/PATH]; required when managed\n"
-	"  CLI_SANDBOX_USER                user name or uid[:gid] (default node; never root)\n"
+	"  CLI_SANDBOX_USER                user name or uid[:gid] (default " CS_DEFAULT_USER "; never root)\n"
 	"  CLI_SANDBOX_ALLOW               interactive: extra name[:port] or a.b.c.d[/len][:port], comma-separated\n"
 	"  CLI_SANDBOX_ALLOW_HOST_NETWORK  interactive: true opens the default gateway's /24\n"
 	"  SKIP_EGRESS_FIREWALL            interactive: true programs no firewall at all\n"
-	"  CLI_SANDBOX_PROFILE_DIR         provider range files (default /etc/cli-sandbox/profiles)\n"
+	"  CLI_SANDBOX_PROFILE_DIR         provider range files (default " CS_DEFAULT_PROFILE_DIR ")\n"
 	"\n"
 	"exit: 78 configuration error, 71 firewall or privilege drop failed, 126/127 command\n"
 	"not executable/not found, otherwise the command's status (128+N for signal N).\n";
 
-static int die(const struct cs_error *err)
-{
-	cs_print_error(err);
-	return err->status;
-}
-
 /* Options end at the first non-option: everything after is the command's. */
-static int parse_args(int argc, char **argv, enum mode *mode, int *cmd_index, struct cs_error *err)
+static int parse_args(int argc, char **argv, struct options *opt, struct cs_error *err)
 {
+	enum mode *mode = &opt->mode;
 	int i;
 
 	*mode = MODE_START;
@@ -79,7 +84,7 @@ static int parse_args(int argc, char **argv, enum mode *mode, int *cmd_index, st
 			return cs_fail(err, CS_EXIT_CONFIG, "unknown or repeated option '%.40s'; see cli-sandbox-init --help", a);
 		}
 	}
-	*cmd_index = i;
+	opt->command = argv + i;  /* empty: the default command */
 	return 0;
 }
 
@@ -93,102 +98,132 @@ static int inherited_groups(gid_t *groups, size_t max, size_t *n, struct cs_erro
 	return 0;
 }
 
-static int start(const struct start_plan *plan, char *const envp[], struct cs_error *err)
+/* The unprivileged identity, with the groups the container was started with. */
+static int resolve_user(struct pipeline *pl, struct cs_error *err)
 {
-	struct drop_result dropped;
-	char **env;
-	char dests[512];
+	gid_t groups[CS_MAX_GROUPS];
+	size_t n = 0;
 
-	if (plan->policy->firewall) {
-		if (firewall_apply(plan->ruleset, err))
-			return -1;
-		plan_describe_destinations(plan->policy, dests, sizeof(dests));
-		cs_info("firewall up: profile=%s allow=[%s] sets=%zu rules=%zu sha256=%s",
-			cs_profile_name(plan->cfg->profile), dests, plan->ruleset->n_sets,
-			plan->ruleset->chains[0].n_rules + plan->ruleset->chains[1].n_rules +
-			plan->ruleset->chains[2].n_rules, plan->digest);
-	} else {
-		cs_warn("SKIP_EGRESS_FIREWALL=true: NO FIREWALL, egress is completely open (trusted local diagnostics only)");
-	}
-	env = exec_plan_environ(plan->exec, envp);
-	if (!env)
-		return cs_fail(err, CS_EXIT_OSERR, "out of memory preparing the command's environment");
-	if (privileges_drop(plan->user, &dropped, err)) {
-		exec_environ_free(env);
-		return -1;
-	}
-	if (!dropped.bounding_cleared)
-		cs_info("CAP_SETPCAP was not granted: the bounding set is left as started, no_new_privs keeps it unusable");
-	if (plan->pid1)
-		exit(init_supervise(plan->exec->argv, env));
-	exec_command(plan->exec->argv, env, err);
-	exec_environ_free(env);
-	return -1;
+	return inherited_groups(groups, CS_MAX_GROUPS, &n, err) ||
+	       user_resolve(&pl->cfg.user, "/etc/passwd", "/etc/group", groups, n, &pl->user, err) ? -1 : 0;
 }
 
-/* --check and --dry-run: print the plan of a start without starting. */
-static int report(enum mode mode, const struct start_plan *plan)
+/* The command line and the whole environment it is started with. */
+static int plan_command(struct pipeline *pl, char *const envp[], char *const argv[], struct cs_error *err)
 {
-	int rc;
+	if (command_build(&pl->cfg, &pl->user, envp, argv, PI_EXTENSION_PATH, &pl->command, err))
+		return -1;
+	pl->env = command_environ(&pl->command, envp);
+	return pl->env ? 0 : cs_fail(err, CS_EXIT_OSERR, "out of memory preparing the command's environment");
+}
 
-	switch (mode) {
-	case MODE_CHECK:
-		plan_print_summary(plan, stdout);
-		rc = 0;
-		break;
-	case MODE_DRY_NFT:
-		rc = plan_print_nft(plan, stdout);
-		break;
-	default:
-		rc = plan_print_json(plan, stdout);
-		break;
-	}
+/* The interactive profile opens only the names of the CLI being run;
+ * --check touches nothing, the network included, so it resolves no name. */
+static int build_policy(struct pipeline *pl, enum mode mode, struct cs_error *err)
+{
+	struct policy_env penv = { .resolve = mode == MODE_CHECK ? NULL : resolver_getaddrinfo,
+				   .resolv_conf = "/etc/resolv.conf",
+				   .route_table = "/proc/net/route",
+				   .command = pl->command.argv[0] };
+
+	return policy_build(&pl->cfg, &penv, &pl->policy, err);
+}
+
+static int build_ruleset(struct pipeline *pl, struct cs_error *err)
+{
+	return pl->policy.firewall ? ruleset_build(&pl->policy, &pl->ruleset, err) : 0;
+}
+
+/* --check and --dry-run: print what a start would do, change nothing. */
+static int report(enum mode mode, const struct pipeline *pl)
+{
+	int rc = 0;
+
+	if (mode == MODE_CHECK)
+		report_summary(pl, stdout);
+	else if (mode == MODE_DRY_NFT)
+		rc = report_nft(pl, stdout);
+	else
+		rc = report_json(pl, stdout);
 	return rc || fflush(stdout) ? CS_EXIT_OSERR : 0;
+}
+
+static int program_firewall(const struct pipeline *pl, struct cs_error *err)
+{
+	if (!pl->policy.firewall) {
+		cs_warn("SKIP_EGRESS_FIREWALL=true: NO FIREWALL, egress is completely open (trusted local diagnostics only)");
+		return 0;
+	}
+	if (firewall_apply(&pl->ruleset, err))
+		return -1;
+	report_firewall_up(pl);
+	return 0;
+}
+
+static int shed_privileges(const struct pipeline *pl, struct cs_error *err)
+{
+	struct drop_result dropped;
+
+	if (privileges_drop(&pl->user, &dropped, err))
+		return -1;
+	if (!dropped.bounding_cleared)
+		cs_info("CAP_SETPCAP was not granted: the bounding set is left as started, no_new_privs keeps it unusable");
+	return 0;
+}
+
+/* PID 1 supervises the command as its child; otherwise the init becomes the
+ * command.  Returns the container's status: the command's, or 126/127 when
+ * it cannot be executed. */
+static int launch(const struct pipeline *pl)
+{
+	struct cs_error err = { 0 };
+
+	if (pl->pid1)
+		return supervisor_run(pl->command.argv, pl->env);
+	command_exec(pl->command.argv, pl->env, &err);
+	return cs_print_error(&err);
 }
 
 int main(int argc, char **argv, char **envp)
 {
+	struct pipeline pl = { .pid1 = getpid() == 1 };
+	struct options opt = { 0 };
 	struct cs_error err = { 0 };
-	struct cs_config cfg;
-	struct cs_user user;
-	struct policy policy = { 0 };
-	struct nf_ruleset rs = { 0 };
-	struct exec_plan exec = { 0 };
-	struct start_plan plan = { 0 };
-	struct policy_env penv = { .resolve = resolver_getaddrinfo,
-				   .resolv_conf = "/etc/resolv.conf",
-				   .route_table = "/proc/net/route" };
-	gid_t groups[CS_MAX_GROUPS];
-	size_t n_groups = 0;
-	enum mode mode = MODE_START;
-	int cmd = argc, rc;
-	bool pid1 = getpid() == 1;
+	int status;
 
-	if (pid1)
-		init_prepare_signals();
-	if (parse_args(argc, argv, &mode, &cmd, &err) || config_load(envp, &cfg, &err) ||
-	    inherited_groups(groups, CS_MAX_GROUPS, &n_groups, &err) ||
-	    user_resolve(&cfg.user, "/etc/passwd", "/etc/group", groups, n_groups, &user, &err))
-		return die(&err);
-	/* The interactive profile opens only the names of the CLI being run. */
-	penv.command = cmd < argc ? argv[cmd] : "claude";
-	if (mode == MODE_CHECK)
-		penv.resolve = NULL;  /* --check touches nothing, the network included */
-	if (policy_build(&cfg, &penv, &policy, &err))
-		return die(&err);
-	plan = (struct start_plan){ .cfg = &cfg, .user = &user, .policy = &policy,
-				    .ruleset = policy.firewall ? &rs : NULL, .exec = &exec,
-				    .pid1 = pid1 };
-	if ((policy.firewall && ruleset_build(&policy, &rs, &err)) ||
-	    exec_plan_build(&cfg, &user, envp, argv + cmd, PI_EXTENSION_PATH, &exec, &err) ||
-	    (plan_digest(&plan) && cs_fail(&err, CS_EXIT_OSERR, "out of memory computing the ruleset digest")))
-		rc = die(&err);
-	else if (mode != MODE_START)
-		rc = report(mode, &plan);
-	else
-		rc = start(&plan, envp, &err) ? die(&err) : CS_EXIT_OSERR;  /* start() returns only on failure */
-	exec_plan_free(&exec);
-	ruleset_free(&rs);
-	policy_free(&policy);
-	return rc;
+	if (pl.pid1)
+		supervisor_prepare_signals();  /* first: no signal may be lost before supervision */
+
+	/* Setup: pure stages, nothing is changed yet.  Any failure stops the
+	 * start with its one line and status; the command never runs. */
+	if (parse_args(argc, argv, &opt, &err) ||
+	    config_load(envp, &pl.cfg, &err) ||
+	    resolve_user(&pl, &err) ||
+	    plan_command(&pl, envp, opt.command, &err) ||
+	    build_policy(&pl, opt.mode, &err) ||
+	    build_ruleset(&pl, &err) ||
+	    pipeline_digest(&pl, &err))
+		goto stop;
+	if (opt.mode != MODE_START) {
+		status = report(opt.mode, &pl);
+		goto out;
+	}
+
+	/* The real start changes the kernel's state; a failure still stops it
+	 * (71) before the command runs. */
+	if (program_firewall(&pl, &err) ||
+	    shed_privileges(&pl, &err))
+		goto stop;
+
+	/* ---- The irreversible boundary ----------------------------------
+	 * The firewall is up and every privilege is gone for good.  From here
+	 * on the init never stops on an error of its own: the supervisor only
+	 * warns, and the container ends with the command's status. */
+	status = launch(&pl);
+	goto out;
+stop:
+	status = cs_print_error(&err);
+out:
+	pipeline_free(&pl);
+	return status;
 }

@@ -1,4 +1,4 @@
-#include "entrypoint/plan.h"
+#include "entrypoint/report.h"
 
 #include <jansson.h>
 #include <netinet/in.h>
@@ -6,24 +6,8 @@
 #include <string.h>
 
 #include "netfilter/render.h"
-#include "netfilter/sha256.h"
 
 #define CAPS_TEXT "all: permitted, effective, inheritable and ambient emptied; bounding set emptied and securebits locked when CAP_SETPCAP is held; no_new_privs set"
-
-int plan_digest(struct start_plan *plan)
-{
-	char *text;
-
-	plan->digest[0] = '\0';
-	if (!plan->ruleset)
-		return 0;
-	text = render_nft_string(plan->ruleset);
-	if (!text)
-		return -1;
-	sha256_hex(text, strlen(text), plan->digest);
-	free(text);
-	return 0;
-}
 
 /* Values that came from the environment or argv are printed escaped, so a
  * newline in an argument can never end a "#" comment and inject a rule
@@ -48,7 +32,7 @@ static void print_groups(FILE *out, const struct cs_user *u)
 
 static void print_range_text(FILE *out, struct ipv4_range r)
 {
-	char a[16], b[16];
+	char a[IPV4_TEXT_MAX], b[IPV4_TEXT_MAX];
 
 	if (r.first == r.last)
 		fprintf(out, "%s", ipv4_to_string(r.first, a));
@@ -56,7 +40,7 @@ static void print_range_text(FILE *out, struct ipv4_range r)
 		fprintf(out, "%s-%s", ipv4_to_string(r.first, a), ipv4_to_string(r.last, b));
 }
 
-void plan_describe_destinations(const struct policy *p, char *buf, size_t len)
+void report_destinations(const struct policy *p, char *buf, size_t len)
 {
 	FILE *f = fmemopen(buf, len, "w");
 
@@ -109,30 +93,30 @@ static json_t *json_text(const char *s)
 	return j;
 }
 
-void plan_print_summary(const struct start_plan *plan, FILE *out)
+void report_summary(const struct pipeline *pl, FILE *out)
 {
 	char dests[512];
 
-	plan_describe_destinations(plan->policy, dests, sizeof(dests));
+	report_destinations(&pl->policy, dests, sizeof(dests));
 	fprintf(out, "configuration valid: profile=%s firewall=%s allow=[%s] user=%s uid=%u gid=%u command=",
-		cs_profile_name(plan->cfg->profile), plan->policy->firewall ? "on" : "OFF",
-		dests, user_name(plan->user), (unsigned)plan->user->uid, (unsigned)plan->user->gid);
-	print_escaped(out, plan->exec->argv[0]);
+		cs_profile_name(pl->cfg.profile), pl->policy.firewall ? "on" : "OFF",
+		dests, user_name(&pl->user), (unsigned)pl->user.uid, (unsigned)pl->user.gid);
+	print_escaped(out, pl->command.argv[0]);
 	fputc('\n', out);
 }
 
-int plan_print_nft(const struct start_plan *plan, FILE *out)
+int report_nft(const struct pipeline *pl, FILE *out)
 {
-	const struct policy *p = plan->policy;
+	const struct policy *p = &pl->policy;
 
 	fputs("# cli-sandbox-init dry run: what a real start does, in order.\n", out);
-	fprintf(out, "# profile: %s\n", cs_profile_name(plan->cfg->profile));
+	fprintf(out, "# profile: %s\n", cs_profile_name(pl->cfg.profile));
 	if (!p->firewall) {
 		fputs("# firewall: NONE (SKIP_EGRESS_FIREWALL=true): nothing is programmed, egress is open\n", out);
 	} else {
 		fprintf(out, "# firewall: table inet %s, one atomic netlink batch replacing any earlier copy\n",
-			plan->ruleset->table);
-		fprintf(out, "# ruleset sha256: %s\n", plan->digest);
+			pl->ruleset.table);
+		fprintf(out, "# ruleset sha256: %s\n", pl->digest);
 		for (size_t i = 0; i < p->n_dests; i++) {
 			const struct policy_dest *d = &p->dests[i];
 
@@ -150,7 +134,7 @@ int plan_print_nft(const struct start_plan *plan, FILE *out)
 			fputc('\n', out);
 		}
 		for (size_t i = 0; i < p->n_resolvers; i++) {
-			char a[16];
+			char a[IPV4_TEXT_MAX];
 
 			fprintf(out, "# allow DNS (udp and tcp port 53) to %s  <- nameserver in resolv.conf\n",
 				ipv4_to_string(p->resolvers[i], a));
@@ -158,34 +142,34 @@ int plan_print_nft(const struct start_plan *plan, FILE *out)
 		if (!p->n_resolvers)
 			fputs("# DNS: none, to any address (Docker's 127.0.0.11 included)\n", out);
 		if (p->has_host_net) {
-			char a[16];
+			char a[IPV4_TEXT_MAX];
 
 			fprintf(out, "# allow everything to and from %s/%u  <- CLI_SANDBOX_ALLOW_HOST_NETWORK (default gateway's network)\n",
 				ipv4_to_string(p->host_net_addr, a), p->host_net_len);
 		}
 	}
 	fputs("# user: ", out);
-	print_escaped(out, user_name(plan->user));
-	fprintf(out, " uid=%u gid=%u groups=", (unsigned)plan->user->uid, (unsigned)plan->user->gid);
-	print_groups(out, plan->user);
+	print_escaped(out, user_name(&pl->user));
+	fprintf(out, " uid=%u gid=%u groups=", (unsigned)pl->user.uid, (unsigned)pl->user.gid);
+	print_groups(out, &pl->user);
 	fputs(" home=", out);
-	print_escaped(out, plan->user->home);
+	print_escaped(out, pl->user.home);
 	fputs("\n# capabilities to drop: " CAPS_TEXT "\n", out);
-	fprintf(out, "# init: %s\n", plan->pid1 ?
+	fprintf(out, "# init: %s\n", pl->pid1 ?
 		"stays PID 1: runs the command as its child, forwards signals, reaps zombies, exits with its status" :
 		"not PID 1: execs the command directly");
 	fputs("# command:", out);
-	for (char *const *a = plan->exec->argv; *a; a++) {
+	for (char *const *a = pl->command.argv; *a; a++) {
 		fputc(' ', out);
 		print_escaped(out, *a);
 	}
 	fputc('\n', out);
-	for (size_t i = 0; i < plan->exec->n_added; i++) {
-		fprintf(out, "# environment adds: %s=", plan->exec->added[i].name);
-		print_escaped(out, plan->exec->added[i].value);
+	for (size_t i = 0; i < pl->command.n_added; i++) {
+		fprintf(out, "# environment adds: %s=", pl->command.added[i].name);
+		print_escaped(out, pl->command.added[i].value);
 		fputc('\n', out);
 	}
-	if (p->firewall && render_nft(plan->ruleset, out))
+	if (p->firewall && render_nft(&pl->ruleset, out))
 		return -1;
 	return ferror(out) ? -1 : 0;
 }
@@ -193,7 +177,7 @@ int plan_print_nft(const struct start_plan *plan, FILE *out)
 static json_t *range_list(const struct policy_dest *d)
 {
 	json_t *a = json_array();
-	char b1[16], b2[16];
+	char b1[IPV4_TEXT_MAX], b2[IPV4_TEXT_MAX];
 
 	for (size_t k = 0; k < d->n_ranges; k++)
 		json_array_append_new(a, d->ranges[k].first == d->ranges[k].last ?
@@ -203,20 +187,20 @@ static json_t *range_list(const struct policy_dest *d)
 	return a;
 }
 
-int plan_print_json(const struct start_plan *plan, FILE *out)
+int report_json(const struct pipeline *pl, FILE *out)
 {
 	json_t *root, *groups = json_array(), *argv = json_array(), *env = json_object();
-	json_t *dests = json_array(), *ruleset = json_null(), *uname = json_text(plan->user->name);
+	json_t *dests = json_array(), *ruleset = json_null(), *uname = json_text(pl->user.name);
 	int rc;
 
-	for (size_t i = 0; i < plan->user->n_groups; i++)
-		json_array_append_new(groups, json_integer(plan->user->groups[i]));
-	for (char *const *a = plan->exec->argv; *a; a++)
+	for (size_t i = 0; i < pl->user.n_groups; i++)
+		json_array_append_new(groups, json_integer(pl->user.groups[i]));
+	for (char *const *a = pl->command.argv; *a; a++)
 		json_array_append_new(argv, json_text(*a));
-	for (size_t i = 0; i < plan->exec->n_added; i++)
-		json_object_set_new(env, plan->exec->added[i].name, json_text(plan->exec->added[i].value));
-	for (size_t i = 0; i < plan->policy->n_dests; i++) {
-		const struct policy_dest *d = &plan->policy->dests[i];
+	for (size_t i = 0; i < pl->command.n_added; i++)
+		json_object_set_new(env, pl->command.added[i].name, json_text(pl->command.added[i].value));
+	for (size_t i = 0; i < pl->policy.n_dests; i++) {
+		const struct policy_dest *d = &pl->policy.dests[i];
 
 		json_array_append_new(dests, json_pack("{s:s, s:i, s:o, s:s}", "protocol",
 						       nf_l4proto_name(d->l4proto), "port", d->port,
@@ -224,36 +208,36 @@ int plan_print_json(const struct start_plan *plan, FILE *out)
 	}
 	{
 		json_t *res = json_array();
-		char a[16];
+		char a[IPV4_TEXT_MAX];
 
-		for (size_t i = 0; i < plan->policy->n_resolvers; i++)
-			json_array_append_new(res, json_string(ipv4_to_string(plan->policy->resolvers[i], a)));
+		for (size_t i = 0; i < pl->policy.n_resolvers; i++)
+			json_array_append_new(res, json_string(ipv4_to_string(pl->policy.resolvers[i], a)));
 		json_array_append_new(dests, json_pack("{s:s, s:i, s:o, s:s}", "protocol", "dns", "port", 53,
 						       "addresses", res, "origin", "resolv.conf"));
-		if (plan->policy->has_host_net) {
+		if (pl->policy.has_host_net) {
 			char net[24];
 
-			snprintf(net, sizeof(net), "%s/%u", ipv4_to_string(plan->policy->host_net_addr, a),
-				 plan->policy->host_net_len);
+			snprintf(net, sizeof(net), "%s/%u", ipv4_to_string(pl->policy.host_net_addr, a),
+				 pl->policy.host_net_len);
 			json_array_append_new(dests, json_pack("{s:s, s:i, s:[s], s:s}", "protocol", "any", "port", 0,
 							       "addresses", net, "origin", "CLI_SANDBOX_ALLOW_HOST_NETWORK"));
 		}
 	}
-	if (plan->policy->firewall) {
+	if (pl->policy.firewall) {
 		json_decref(ruleset);
-		ruleset = render_json(plan->ruleset);
+		ruleset = render_json(&pl->ruleset);
 	}
 	root = json_pack("{s:s, s:b, s:s, s:o, s:o, s:{s:s, s:i, s:i, s:o, s:s}, s:s, s:{s:s, s:o, s:o}, s:s}",
-			 "profile", cs_profile_name(plan->cfg->profile),
-			 "firewall", plan->policy->firewall,
-			 "ruleset_sha256", plan->digest,
+			 "profile", cs_profile_name(pl->cfg.profile),
+			 "firewall", pl->policy.firewall,
+			 "ruleset_sha256", pl->digest,
 			 "destinations", dests,
 			 "ruleset", ruleset ? ruleset : json_null(),
-			 "user", "name", json_string_value(uname) ? json_string_value(uname) : "", "uid", (json_int_t)plan->user->uid,
-			 "gid", (json_int_t)plan->user->gid, "groups", groups, "home", plan->user->home,
+			 "user", "name", json_string_value(uname) ? json_string_value(uname) : "", "uid", (json_int_t)pl->user.uid,
+			 "gid", (json_int_t)pl->user.gid, "groups", groups, "home", pl->user.home,
 			 "capabilities_dropped", CAPS_TEXT,
-			 "exec", "mode", plan->pid1 ? "init (PID 1)" : "exec", "argv", argv, "env_added", env,
-			 "table", plan->ruleset ? plan->ruleset->table : "");
+			 "exec", "mode", pl->pid1 ? "init (PID 1)" : "exec", "argv", argv, "env_added", env,
+			 "table", pl->ruleset.table);
 	json_decref(uname);
 	if (!root)
 		return -1;
@@ -261,4 +245,14 @@ int plan_print_json(const struct start_plan *plan, FILE *out)
 	fputc('\n', out);
 	json_decref(root);
 	return rc || ferror(out) ? -1 : 0;
+}
+
+void report_firewall_up(const struct pipeline *pl)
+{
+	char dests[512];
+
+	report_destinations(&pl->policy, dests, sizeof(dests));
+	cs_info("firewall up: profile=%s allow=[%s] sets=%zu rules=%zu sha256=%s",
+		cs_profile_name(pl->cfg.profile), dests, pl->ruleset.n_sets,
+		ruleset_n_rules(&pl->ruleset), pl->digest);
 }

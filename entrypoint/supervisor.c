@@ -1,4 +1,4 @@
-#include "entrypoint/init.h"
+#include "entrypoint/supervisor.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "entrypoint/command.h"
 
 /* Signals the init passes on to the command.  What a terminal generates
  * (INT, QUIT, TSTP from ^C ^\ ^Z; WINCH on resize) goes straight to the
@@ -36,7 +38,7 @@ static void supervised_set(sigset_t *set)
 	sigaddset(set, SIGCHLD);
 }
 
-void init_prepare_signals(void)
+void supervisor_prepare_signals(void)
 {
 	sigset_t set;
 
@@ -82,9 +84,8 @@ static void run_child(char *const argv[], char *const envp[])
 	sigaction(SIGTTOU, &dfl, NULL);
 	sigaction(SIGCHLD, &dfl, NULL);
 	sigprocmask(SIG_SETMASK, &original_mask, NULL);
-	exec_command(argv, envp, &err);
-	cs_print_error(&err);
-	_exit(err.status);
+	command_exec(argv, envp, &err);
+	_exit(cs_print_error(&err));
 }
 
 static int exit_status(int st)
@@ -210,7 +211,7 @@ static int supervise(int sfd, pid_t child)
 	return status;
 }
 
-int init_supervise(char *const argv[], char *const envp[])
+int supervisor_run(char *const argv[], char *const envp[])
 {
 	struct cs_error err;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, dfl = { .sa_handler = SIG_DFL };
@@ -219,13 +220,12 @@ int init_supervise(char *const argv[], char *const envp[])
 	int sfd;
 
 	if (!prepared)
-		init_prepare_signals();
+		supervisor_prepare_signals();
 	supervised_set(&set);
 	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) {
 		cs_fail(&err, CS_EXIT_OSERR, "cannot create the init's signalfd (%s); the command is not started", strerror(errno));
-		cs_print_error(&err);
-		return err.status;
+		return cs_print_error(&err);
 	}
 	/* Background terminal access must never stop the init; SIGCHLD must not
 	 * be inherited as ignored, or the kernel would reap the command's status
@@ -236,8 +236,7 @@ int init_supervise(char *const argv[], char *const envp[])
 	child = fork();
 	if (child < 0) {
 		cs_fail(&err, CS_EXIT_OSERR, "cannot fork the command (%s); the command is not started", strerror(errno));
-		cs_print_error(&err);
-		return err.status;
+		return cs_print_error(&err);
 	}
 	if (child == 0)
 		run_child(argv, envp);
@@ -245,22 +244,4 @@ int init_supervise(char *const argv[], char *const envp[])
 	 * EACCES (the child already exec'd) and ESRCH are harmless. */
 	(void)setpgid(child, child);
 	return supervise(sfd, child);
-}
-
-int exec_command(char *const argv[], char *const envp[], struct cs_error *err)
-{
-	int e;
-
-	if (!argv || !argv[0] || !argv[0][0])
-		return cs_fail(err, CS_EXIT_NOTFOUND, "no command to run; give COMMAND or leave it out for claude");
-	/* glibc searches the PATH of the init's own environment, which the
-	 * command's environment inherits unchanged (exec_plan adds no PATH). */
-	execvpe(argv[0], argv, envp);
-	e = errno;
-	if (e == ENOENT || e == ENOTDIR)
-		return cs_fail(err, CS_EXIT_NOTFOUND, strchr(argv[0], '/') ? "'%.200s' does not exist; fix the command's path"
-						      : "'%.200s' was not found in PATH; install it in the image or fix PATH", argv[0]);
-	if (e == EACCES)
-		return cs_fail(err, CS_EXIT_NOEXEC, "'%.200s' is not executable by the sandbox user (%s); make it executable (chmod +x) and readable", argv[0], strerror(e));
-	return cs_fail(err, CS_EXIT_NOEXEC, "cannot execute '%.200s' (%s); check that it is a program for this machine", argv[0], strerror(e));
 }

@@ -1,13 +1,14 @@
-/* Starting the command: exec'd directly, or supervised by a minimal PID 1. */
-#ifndef CLI_SANDBOX_INIT_H
-#define CLI_SANDBOX_INIT_H
+/* The supervisor: what the init does as PID 1 once privileges are gone.
+ * It runs the command as its child and stays a minimal init around it. */
+#ifndef CLI_SANDBOX_SUPERVISOR_H
+#define CLI_SANDBOX_SUPERVISOR_H
 
-#include "entrypoint/status.h"
+#include "base/status.h"
 
 /* Called first thing when the process is PID 1: blocks the signals the init
  * forwards (HUP INT QUIT TERM USR1 USR2 WINCH CONT TSTP) and SIGCHLD, so
  * none is lost between start-up and supervision. */
-void init_prepare_signals(void);
+void supervisor_prepare_signals(void);
 
 /* Runs argv as a child (in its own process group, which takes the
  * terminal), forwards signals to that group, reaps every zombie; when the
@@ -15,9 +16,6 @@ void init_prepare_signals(void);
  * returns the exit status for the container: the child's code, or 128+N.
  * Call it only after the privilege drop: the supervisor keeps no privilege.
  * See docs/privileges.md. */
-int init_supervise(char *const argv[], char *const envp[]);
-
-/* execvpe(); returns only on failure, with err->status 126 or 127. */
-int exec_command(char *const argv[], char *const envp[], struct cs_error *err);
+int supervisor_run(char *const argv[], char *const envp[]);
 
 #endif

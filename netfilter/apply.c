@@ -1,7 +1,10 @@
 #include "netfilter/apply.h"
 
-#include "netfilter/nl_batch.h"
+#include <time.h>
+
+#include "netfilter/nl_transport.h"
 #include "netfilter/readback.h"
+#include "netfilter/render_netlink.h"
 
 int firewall_apply(const struct nf_ruleset *rs, struct cs_error *err)
 {
@@ -11,8 +14,8 @@ int firewall_apply(const struct nf_ruleset *rs, struct cs_error *err)
 
 	if (!nl)
 		return -1;
-	b = nl_batch_build(rs, err);
-	if (b && nl_batch_send(nl, b, err) == 0 && readback_verify(nl, rs, err) == 0)
+	b = render_netlink(rs, (uint32_t)time(NULL), err);
+	if (b && nl_send(nl, b, err) == 0 && readback_verify(nl, rs, err) == 0)
 		rc = 0;
 	nl_batch_free(b);
 	mnl_socket_close(nl);

@@ -1,9 +1,9 @@
-/* The third renderer: the model as libnftnl objects, sent in one netlink
- * batch, then read back from the kernel and compared with the model. */
+/* Programming the firewall: the model rendered as one netlink batch, sent,
+ * then read back from the kernel and compared with the model. */
 #ifndef CLI_SANDBOX_APPLY_H
 #define CLI_SANDBOX_APPLY_H
 
-#include "entrypoint/status.h"
+#include "base/status.h"
 #include "netfilter/model.h"
 
 /* Replaces any earlier copy of the table with rs in one transaction and

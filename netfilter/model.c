@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
+
 static int copy_name(char *dst, const char *src)
 {
 	size_t len = strlen(src);
@@ -11,23 +13,6 @@ static int copy_name(char *dst, const char *src)
 	if (len == 0 || len >= NF_NAME_MAX)
 		return -1;
 	memcpy(dst, src, len + 1);
-	return 0;
-}
-
-/* Grows *items (of `size` bytes each) so one more fits. */
-static int grow(void **items, size_t *cap, size_t used, size_t size)
-{
-	size_t ncap;
-	void *p;
-
-	if (used < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 8;
-	p = realloc(*items, ncap * size);
-	if (!p)
-		return -1;
-	*items = p;
-	*cap = ncap;
 	return 0;
 }
 
@@ -55,7 +40,7 @@ int ruleset_add_chain(struct nf_ruleset *rs, const char *name, enum nf_hook hook
 
 	if (policy != NF_VERDICT_ACCEPT && policy != NF_VERDICT_DROP)
 		return -1;
-	if (grow((void **)&rs->chains, &rs->cap_chains, rs->n_chains, sizeof(*c)))
+	if (grow_array((void **)&rs->chains, &rs->cap_chains, rs->n_chains, sizeof(*c), 8))
 		return -1;
 	c = &rs->chains[rs->n_chains];
 	memset(c, 0, sizeof(*c));
@@ -67,44 +52,12 @@ int ruleset_add_chain(struct nf_ruleset *rs, const char *name, enum nf_hook hook
 	return (int)rs->n_chains++;
 }
 
-static int cmp_range(const void *a, const void *b)
-{
-	const struct ipv4_range *x = a, *y = b;
-
-	if (x->first != y->first)
-		return x->first < y->first ? -1 : 1;
-	if (x->last != y->last)
-		return x->last < y->last ? -1 : 1;
-	return 0;
-}
-
-size_t ipv4_ranges_normalise(struct ipv4_range *r, size_t n)
-{
-	size_t out = 0;
-
-	if (n == 0)
-		return 0;
-	qsort(r, n, sizeof(*r), cmp_range);
-	for (size_t i = 1; i < n; i++) {
-		struct ipv4_range *cur = &r[out];
-		/* Overlapping or adjacent (cur->last + 1 == next.first) merge;
-		 * the kernel refuses overlapping interval elements. */
-		if (cur->last == UINT32_MAX || r[i].first <= cur->last + 1) {
-			if (r[i].last > cur->last)
-				cur->last = r[i].last;
-		} else {
-			r[++out] = r[i];
-		}
-	}
-	return out + 1;
-}
-
 int ruleset_add_set(struct nf_ruleset *rs, const char *name,
 		    const struct ipv4_range *ranges, size_t n, const char *comment)
 {
 	struct nf_set *s;
 
-	if (grow((void **)&rs->sets, &rs->cap_sets, rs->n_sets, sizeof(*s)))
+	if (grow_array((void **)&rs->sets, &rs->cap_sets, rs->n_sets, sizeof(*s), 8))
 		return -1;
 	s = &rs->sets[rs->n_sets];
 	memset(s, 0, sizeof(*s));
@@ -198,7 +151,7 @@ int ruleset_add_rule(struct nf_ruleset *rs, size_t chain, const struct nf_rule *
 	if (chain >= rs->n_chains || !rule_ok(rs, rule))
 		return -1;
 	c = &rs->chains[chain];
-	if (grow((void **)&c->rules, &c->cap_rules, c->n_rules, sizeof(*rule)))
+	if (grow_array((void **)&c->rules, &c->cap_rules, c->n_rules, sizeof(*rule), 8))
 		return -1;
 	c->rules[c->n_rules++] = *rule;
 	return 0;
@@ -264,6 +217,15 @@ struct nf_match nf_match_dport(uint8_t l4proto, uint16_t port)
 struct nf_match nf_match_ct_orig_dport(uint16_t port)
 {
 	return (struct nf_match){ .kind = MATCH_CT_ORIG_DPORT, .u.port = port };
+}
+
+size_t ruleset_n_rules(const struct nf_ruleset *rs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->n_chains; i++)
+		n += rs->chains[i].n_rules;
+	return n;
 }
 
 const char *nf_hook_name(enum nf_hook hook)

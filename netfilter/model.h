@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "netfilter/ipv4_range.h"
+#include "base/ipv4.h"
 
 #define NF_NAME_MAX 32          /* table, chain and set names */
 #define NF_COMMENT_MAX 160      /* operator-facing comment of a rule */
@@ -128,9 +128,8 @@ struct nf_match nf_match_dport(uint8_t l4proto, uint16_t port);
 struct nf_match nf_match_ct_orig_daddr(uint32_t addr, uint8_t len);
 struct nf_match nf_match_ct_orig_dport(uint16_t port);
 
-/* Sorts ranges and merges overlapping and adjacent ones in place; returns the
- * new count.  Shared with the profile range arithmetic. */
-size_t ipv4_ranges_normalise(struct ipv4_range *r, size_t n);
+/* The number of rules in every chain together, for log lines. */
+size_t ruleset_n_rules(const struct nf_ruleset *rs);
 
 /* Names for renderers and messages. */
 const char *nf_hook_name(enum nf_hook hook);

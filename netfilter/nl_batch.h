@@ -1,30 +1,49 @@
-/* One nftables transaction over netlink: every message gets a sequence number
- * and a description, so an error acknowledgement names the object the kernel
- * refused. */
+/* A finished nftables transaction as data: its netlink messages on libnftnl
+ * batch pages, each with a sequence number and a description, so an error
+ * acknowledgement can name the object the kernel refused.
+ *
+ * The netlink renderer (render_netlink.h) fills it while it walks the model;
+ * the transport (nl_transport.h) only sends it and matches the kernel's
+ * acknowledgements against it. */
 #ifndef CLI_SANDBOX_NL_BATCH_H
 #define CLI_SANDBOX_NL_BATCH_H
 
 #include <libmnl/libmnl.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "entrypoint/status.h"
-#include "netfilter/model.h"
+#define NL_BATCH_DESC_MAX 256
 
-struct nl_batch;
+struct nftnl_batch;
 
-/* Opens the netfilter netlink socket (EX_OSERR with a clear reason). */
-struct mnl_socket *nl_open(struct cs_error *err);
+struct nl_batch {
+	struct nftnl_batch *pages;
+	uint32_t first_seq, next_seq;
+	char (*desc)[NL_BATCH_DESC_MAX];  /* desc[seq - first_seq]: what message seq carries */
+	size_t n_desc, cap_desc;
+	size_t bytes;                      /* every message together */
+};
 
-/* The full transaction for rs: new table, delete table, new table (so any
- * earlier copy is replaced), sets with their elements, chains, rules. */
-struct nl_batch *nl_batch_build(const struct nf_ruleset *rs, struct cs_error *err);
+/* An empty batch whose BEGIN message has sequence number first_seq; NULL
+ * when memory runs out. */
+struct nl_batch *nl_batch_new(uint32_t first_seq);
 void nl_batch_free(struct nl_batch *b);
 
-/* Sends the batch and reads every acknowledgement; 0 when the kernel
- * accepted every message (so committed the transaction). */
-int nl_batch_send(struct mnl_socket *nl, struct nl_batch *b, struct cs_error *err);
+/* The header of the next message (family inet, NLM_F_ACK added), written on
+ * the current page; the caller adds the payload, then calls nl_batch_add. */
+struct nlmsghdr *nl_batch_next(struct nl_batch *b, uint16_t type, uint16_t flags);
+/* Records what the message just written carries and moves past it (onto a
+ * fresh page when this one is full).  0, or -1 when memory runs out. */
+int nl_batch_add(struct nl_batch *b, const struct nlmsghdr *nlh, const char *what);
 
-/* Turns a kernel errno for `what` into the contract's one-line message. */
-int nl_fail(struct cs_error *err, int errnum, const char *what, const char *detail);
+/* The BEGIN and END messages that frame the transaction; 0 or -1. */
+int nl_batch_begin(struct nl_batch *b);
+int nl_batch_end(struct nl_batch *b);
+
+/* What message seq carries, or NULL when seq is not one of the batch's. */
+const char *nl_batch_describe(const struct nl_batch *b, uint32_t seq);
+
+/* Every message but BEGIN and END asks for an acknowledgement. */
+size_t nl_batch_acks_expected(const struct nl_batch *b);
 
 #endif

@@ -15,6 +15,7 @@
 #include <libnftnl/set.h>
 #include <libnftnl/table.h>
 
+#include "base/grow.h"
 #include "netfilter/render_netlink.h"
 
 #define RULE_TEXT_MAX 4096
@@ -27,11 +28,9 @@ struct readback {
 	size_t n_chains;
 	/* rules, per chain, in order */
 	size_t *rules_seen;
-	/* set elements of the set being read */
-	struct ipv4_range *ranges;
-	size_t n_ranges, cap_ranges;
-	uint32_t *keys;
-	bool *ends;
+	/* set elements of the set being read: key << 1 | (start ? 1 : 0), so
+	 * sorting puts an end key before a start key of the same value */
+	uint64_t *keys;
 	size_t n_keys, cap_keys;
 	size_t n_sets;
 	uint32_t table_flags;
@@ -196,28 +195,16 @@ static int elem_cb(struct nftnl_set_elem *e, void *data)
 	struct readback *rb = data;
 	uint32_t len = 0, key;
 	const void *k = nftnl_set_elem_get(e, NFTNL_SET_ELEM_KEY, &len);
+	bool end;
 
 	if (!k || len != 4)
 		return -1;
-	if (rb->n_keys == rb->cap_keys) {
-		size_t ncap = rb->cap_keys ? rb->cap_keys * 2 : 256;
-		void *nk = realloc(rb->keys, ncap * sizeof(*rb->keys));
-		void *ne;
-
-		if (!nk)
-			return -1;
-		rb->keys = nk;
-		ne = realloc(rb->ends, ncap * sizeof(*rb->ends));
-		if (!ne)
-			return -1;
-		rb->ends = ne;
-		rb->cap_keys = ncap;
-	}
+	if (grow_array((void **)&rb->keys, &rb->cap_keys, rb->n_keys, sizeof(*rb->keys), 256))
+		return -1;
 	memcpy(&key, k, 4);
-	rb->keys[rb->n_keys] = ntohl(key);
-	rb->ends[rb->n_keys] = nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS) &&
-			       (nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS) & NFT_SET_ELEM_INTERVAL_END);
-	rb->n_keys++;
+	end = nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS) &&
+	      (nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS) & NFT_SET_ELEM_INTERVAL_END);
+	rb->keys[rb->n_keys++] = (uint64_t)ntohl(key) << 1 | (end ? 0 : 1);
 	return 0;
 }
 
@@ -236,8 +223,6 @@ static int elems_cb(const struct nlmsghdr *nlh, void *data)
 	return rc < 0 ? mismatch(rb, "unreadable set element", NULL, NULL) : MNL_CB_OK;
 }
 
-/* Keys sorted; an end key sorts before a start key of the same value.  The
- * key and its end flag travel together, packed into one 64-bit value. */
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -245,21 +230,14 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int sort_keys(struct readback *rb)
+static bool key_is_end(uint64_t packed)
 {
-	uint64_t *packed = malloc((rb->n_keys + 1) * sizeof(*packed));
+	return (packed & 1) == 0;
+}
 
-	if (!packed)
-		return -1;
-	for (size_t i = 0; i < rb->n_keys; i++)
-		packed[i] = (uint64_t)rb->keys[i] << 1 | (rb->ends[i] ? 0 : 1);
-	qsort(packed, rb->n_keys, sizeof(*packed), cmp_u64);
-	for (size_t i = 0; i < rb->n_keys; i++) {
-		rb->keys[i] = (uint32_t)(packed[i] >> 1);
-		rb->ends[i] = (packed[i] & 1) == 0;
-	}
-	free(packed);
-	return 0;
+static uint32_t key_value(uint64_t packed)
+{
+	return (uint32_t)(packed >> 1);
 }
 
 /* Half-open kernel intervals back to the model's inclusive ranges. */
@@ -267,16 +245,15 @@ static int compare_elements(struct readback *rb, const struct nf_set *set)
 {
 	size_t out = 0;
 
-	if (sort_keys(rb))
-		return mismatch(rb, "out of memory reading set", set->name, NULL);
+	qsort(rb->keys, rb->n_keys, sizeof(*rb->keys), cmp_u64);
 	for (size_t i = 0; i < rb->n_keys; i++) {
 		struct ipv4_range r;
 
-		if (rb->ends[i])
+		if (key_is_end(rb->keys[i]))
 			continue;  /* ends are consumed with their starts; 0.0.0.0 end leads */
-		r.first = rb->keys[i];
-		if (i + 1 < rb->n_keys && rb->ends[i + 1])
-			r.last = rb->keys[++i] - 1;
+		r.first = key_value(rb->keys[i]);
+		if (i + 1 < rb->n_keys && key_is_end(rb->keys[i + 1]))
+			r.last = key_value(rb->keys[++i]) - 1;
 		else if (i + 1 == rb->n_keys)
 			r.last = UINT32_MAX;
 		else
@@ -354,6 +331,5 @@ out:
 		nftnl_table_free(t);
 	free(rb.rules_seen);
 	free(rb.keys);
-	free(rb.ends);
 	return rc;
 }

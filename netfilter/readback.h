@@ -5,7 +5,7 @@
 
 #include <libmnl/libmnl.h>
 
-#include "entrypoint/status.h"
+#include "base/status.h"
 #include "netfilter/model.h"
 
 /* 0 when the kernel's table equals rs (table flags, chains with hook,

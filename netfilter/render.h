@@ -20,7 +20,4 @@ char *render_nft_string(const struct nf_ruleset *rs);
  * Returns a new reference, or NULL when memory runs out. */
 json_t *render_json(const struct nf_ruleset *rs);
 
-/* Dotted quad of a host-order address into buf (at least 16 bytes). */
-const char *ipv4_to_string(uint32_t addr, char *buf);
-
 #endif

@@ -8,7 +8,7 @@ static json_t *obj_base(const struct nf_ruleset *rs)
 
 static json_t *addr_json(struct nf_prefix p)
 {
-	char b[16];
+	char b[IPV4_TEXT_MAX];
 
 	ipv4_to_string(p.addr, b);
 	if (p.len == 32)
@@ -81,11 +81,11 @@ static json_t *verdict_json(enum nf_verdict v)
 
 static json_t *elem_json(struct ipv4_range r)
 {
-	uint32_t size = r.last - r.first;
-	char a[16], b[16];
+	char a[IPV4_TEXT_MAX], b[IPV4_TEXT_MAX];
+	uint8_t len;
 
-	if ((size & (size + 1)) == 0 && (r.first & size) == 0)
-		return addr_json((struct nf_prefix){ r.first, (uint8_t)(32 - __builtin_popcount(size)) });
+	if (ipv4_range_is_prefix(r, &len))
+		return addr_json((struct nf_prefix){ r.first, len });
 	return json_pack("{s:[s,s]}", "range", ipv4_to_string(r.first, a), ipv4_to_string(r.last, b));
 }
 

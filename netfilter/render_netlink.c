@@ -335,3 +335,107 @@ int netlink_rule_exprs_text(const struct nftnl_rule *r, char *buf, size_t len)
 		return -1;
 	return (int)c.used;
 }
+
+/* The walk: the whole transaction, in the order nft sends it. */
+
+static int add_table(struct nl_batch *b, const struct nf_ruleset *rs, uint16_t type, uint16_t flags)
+{
+	struct nftnl_table *t = netlink_table(rs);
+	struct nlmsghdr *nlh;
+	char what[NL_BATCH_DESC_MAX];
+
+	if (!t)
+		return -1;
+	nlh = nl_batch_next(b, type, flags);
+	nftnl_table_nlmsg_build_payload(nlh, t);
+	nftnl_table_free(t);
+	snprintf(what, sizeof(what), "%s table inet %s", type == NFT_MSG_DELTABLE ?
+		 "the replacement of the old" : "the", rs->table);
+	return nl_batch_add(b, nlh, what);
+}
+
+/* A set and its elements; elements are split over as many messages as the
+ * 64 KiB attribute limit needs, all inside the same transaction. */
+static int add_set(struct nl_batch *b, const struct nf_ruleset *rs, size_t i)
+{
+	struct nftnl_set *s = netlink_set(rs, i, netlink_set_id(i));
+	struct nftnl_set_elems_iter *it;
+	struct nlmsghdr *nlh;
+	char what[NL_BATCH_DESC_MAX];
+	int more = 1, rc = 0;
+
+	if (!s)
+		return -1;
+	nlh = nl_batch_next(b, NFT_MSG_NEWSET, NLM_F_CREATE);
+	nftnl_set_nlmsg_build_payload(nlh, s);
+	snprintf(what, sizeof(what), "set %s", rs->sets[i].name);
+	rc = nl_batch_add(b, nlh, what);
+	it = rc ? NULL : nftnl_set_elems_iter_create(s);
+	if (!rc && !it)
+		rc = -1;
+	snprintf(what, sizeof(what), "the elements of set %s", rs->sets[i].name);
+	while (!rc && more > 0 && rs->sets[i].n_elems) {
+		nlh = nl_batch_next(b, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+		more = nftnl_set_elems_nlmsg_build_payload_iter(nlh, it);
+		rc = more < 0 || nl_batch_add(b, nlh, what);
+	}
+	if (it)
+		nftnl_set_elems_iter_destroy(it);
+	nftnl_set_free(s);
+	return rc ? -1 : 0;
+}
+
+static int add_chain(struct nl_batch *b, const struct nf_ruleset *rs, size_t i)
+{
+	struct nftnl_chain *c = netlink_chain(rs, i);
+	struct nlmsghdr *nlh;
+	char what[NL_BATCH_DESC_MAX];
+
+	if (!c)
+		return -1;
+	nlh = nl_batch_next(b, NFT_MSG_NEWCHAIN, NLM_F_CREATE);
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	nftnl_chain_free(c);
+	snprintf(what, sizeof(what), "chain %s", rs->chains[i].name);
+	return nl_batch_add(b, nlh, what);
+}
+
+static int add_rule(struct nl_batch *b, const struct nf_ruleset *rs, size_t c, size_t i)
+{
+	struct nftnl_rule *r = netlink_rule(rs, c, i);
+	struct nlmsghdr *nlh;
+	char what[NL_BATCH_DESC_MAX];
+
+	if (!r)
+		return -1;
+	nlh = nl_batch_next(b, NFT_MSG_NEWRULE, NLM_F_CREATE | NLM_F_APPEND);
+	nftnl_rule_nlmsg_build_payload(nlh, r);
+	nftnl_rule_free(r);
+	snprintf(what, sizeof(what), "rule %zu of chain %s (%s)", i + 1, rs->chains[c].name,
+		 rs->chains[c].rules[i].comment);
+	return nl_batch_add(b, nlh, what);
+}
+
+struct nl_batch *render_netlink(const struct nf_ruleset *rs, uint32_t first_seq, struct cs_error *err)
+{
+	struct nl_batch *b = nl_batch_new(first_seq);
+	int rc;
+
+	/* Create, delete, create: replaces any earlier copy of the table. */
+	rc = !b || nl_batch_begin(b) ||
+	     add_table(b, rs, NFT_MSG_NEWTABLE, NLM_F_CREATE) ||
+	     add_table(b, rs, NFT_MSG_DELTABLE, 0) ||
+	     add_table(b, rs, NFT_MSG_NEWTABLE, NLM_F_CREATE);
+	for (size_t i = 0; i < rs->n_sets && !rc; i++)
+		rc = add_set(b, rs, i);
+	for (size_t i = 0; i < rs->n_chains && !rc; i++)
+		rc = add_chain(b, rs, i);
+	for (size_t c = 0; c < rs->n_chains && !rc; c++)
+		for (size_t i = 0; i < rs->chains[c].n_rules && !rc; i++)
+			rc = add_rule(b, rs, c, i);
+	if (!rc && nl_batch_end(b) == 0)
+		return b;
+	nl_batch_free(b);
+	cs_fail(err, CS_EXIT_OSERR, "could not build the netlink batch (out of memory, or an interface named in the ruleset does not exist)");
+	return NULL;
+}

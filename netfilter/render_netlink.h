@@ -1,9 +1,12 @@
-/* The third renderer: the ruleset model as libnftnl objects.
+/* The third renderer: the ruleset model as one netlink transaction.
  *
- * It emits the same expressions, in the same order and with the same
- * dependencies (meta nfproto before ip fields, meta l4proto before ports),
- * as nft emits for the text renderer's output, so a kernel programmed from
- * these objects lists exactly like one loaded from the dry-run dump. */
+ * render_netlink() walks the model itself, as the nft text and JSON
+ * renderers do, and returns the finished batch for the transport
+ * (nl_transport.h) to send.  It emits the same expressions, in the same
+ * order and with the same dependencies (meta nfproto before ip fields, meta
+ * l4proto before ports), as nft emits for the text renderer's output, so a
+ * kernel programmed from this batch lists exactly like one loaded from the
+ * dry-run dump. */
 #ifndef CLI_SANDBOX_RENDER_NETLINK_H
 #define CLI_SANDBOX_RENDER_NETLINK_H
 
@@ -12,10 +15,20 @@
 #include <libnftnl/set.h>
 #include <libnftnl/table.h>
 
+#include "base/status.h"
 #include "netfilter/model.h"
+#include "netfilter/nl_batch.h"
 
-/* Each returns a new object, or NULL when memory runs out or the model holds
- * something this renderer cannot express (e.g. an unknown interface). */
+/* BEGIN, the table created, deleted and created again (so any earlier copy
+ * is replaced), the sets with their elements, the chains, the rules, END;
+ * sequence numbers start at first_seq.  NULL with err (71) when memory runs
+ * out or the model holds something netlink cannot express. */
+struct nl_batch *render_netlink(const struct nf_ruleset *rs, uint32_t first_seq, struct cs_error *err);
+
+/* The objects of the batch, one at a time: the readback compares what the
+ * kernel reports with these, and the golden tests print them.  Each returns
+ * a new object, or NULL when memory runs out or the model holds something
+ * this renderer cannot express (e.g. an unknown interface). */
 struct nftnl_table *netlink_table(const struct nf_ruleset *rs);
 struct nftnl_chain *netlink_chain(const struct nf_ruleset *rs, size_t chain);
 /* The set with its elements; set_id is the batch-local id lookups refer to. */

@@ -3,15 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *ipv4_to_string(uint32_t a, char *buf)
-{
-	snprintf(buf, 16, "%u.%u.%u.%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255);
-	return buf;
-}
-
 static void print_prefix(FILE *out, struct nf_prefix p)
 {
-	char b[16];
+	char b[IPV4_TEXT_MAX];
 
 	if (p.len == 32)
 		fprintf(out, "%s", ipv4_to_string(p.addr, b));
@@ -65,13 +59,13 @@ static const char *verdict_text(enum nf_verdict v)
 /* An interval element as nft writes it: address, prefix, or first-last. */
 static void print_range(FILE *out, struct ipv4_range r)
 {
-	uint32_t size = r.last - r.first;
-	char a[16], b[16];
+	char a[IPV4_TEXT_MAX], b[IPV4_TEXT_MAX];
+	uint8_t len;
 
-	if (size == 0)
+	if (r.first == r.last)
 		fprintf(out, "%s", ipv4_to_string(r.first, a));
-	else if ((size & (size + 1)) == 0 && (r.first & size) == 0)
-		fprintf(out, "%s/%d", ipv4_to_string(r.first, a), 32 - __builtin_popcount(size));
+	else if (ipv4_range_is_prefix(r, &len))
+		fprintf(out, "%s/%u", ipv4_to_string(r.first, a), len);
 	else
 		fprintf(out, "%s-%s", ipv4_to_string(r.first, a), ipv4_to_string(r.last, b));
 }

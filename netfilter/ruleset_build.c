@@ -50,16 +50,6 @@ static int add_dns_rules(struct nf_ruleset *rs, int out, const struct policy *p)
 	return 0;
 }
 
-static bool range_is_prefix(struct ipv4_range r, uint8_t *len)
-{
-	uint32_t size = r.last - r.first;  /* size - 1 */
-
-	if ((size & (size + 1)) != 0 || (r.first & size) != 0)
-		return false;
-	*len = (uint8_t)(32 - __builtin_popcount(size));
-	return true;
-}
-
 /* Destinations sharing a protocol and port become one rule: a plain address
  * match when they are one prefix (the managed gateway), else an interval set. */
 static int add_dest_rules(struct nf_ruleset *rs, int out, const struct policy *p,
@@ -104,7 +94,7 @@ static int add_dest_rules(struct nf_ruleset *rs, int out, const struct policy *p
 		n = ipv4_ranges_normalise(all, n);
 		if (n == 0) {
 			/* every name failed to resolve: nothing to allow */
-		} else if (n == 1 && range_is_prefix(all[0], &len)) {
+		} else if (n == 1 && ipv4_range_is_prefix(all[0], &len)) {
 			rc = add(rs, out, NF_VERDICT_ACCEPT, comment, 2,
 				 nf_match_ip_daddr(all[0].first, len),
 				 nf_match_dport(d->l4proto, d->port));

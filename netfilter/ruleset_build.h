@@ -2,7 +2,7 @@
 #ifndef CLI_SANDBOX_RULESET_BUILD_H
 #define CLI_SANDBOX_RULESET_BUILD_H
 
-#include "entrypoint/status.h"
+#include "base/status.h"
 #include "netfilter/model.h"
 #include "profiles/policy.h"
 

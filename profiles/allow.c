@@ -36,7 +36,7 @@ static int parse_prefix(const char *e, size_t elen, const char *h, size_t hlen,
 	uint32_t addr;
 	unsigned plen;
 	bool host_bits;
-	char net[16];
+	char net[IPV4_TEXT_MAX];
 	const char *why;
 	struct ipv4_range r;
 
@@ -48,10 +48,8 @@ static int parse_prefix(const char *e, size_t elen, const char *h, size_t hlen,
 			       Q(elen), e, RANGES_MIN_PREFIX_LEN);
 	r = ipv4_prefix_range(addr, plen);
 	if (host_bits) {
-		snprintf(net, sizeof(net), "%u.%u.%u.%u", r.first >> 24, (r.first >> 16) & 255,
-			 (r.first >> 8) & 255, r.first & 255);
 		return cs_fail(err, CS_EXIT_CONFIG, VAR " entry '%.*s' has host bits set; write the network address (%s/%u) or a /32",
-			       Q(elen), e, net, plen);
+			       Q(elen), e, ipv4_to_string(r.first, net), plen);
 	}
 	why = ipv4_range_forbidden_overlap(r);
 	if (why)

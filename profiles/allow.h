@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "entrypoint/model_url.h"
-#include "entrypoint/status.h"
-#include "netfilter/ipv4_range.h"
+#include "base/ipv4.h"
+#include "base/model_url.h"
+#include "base/status.h"
 
 #define ALLOW_TEXT_MAX 80
 

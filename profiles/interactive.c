@@ -17,7 +17,6 @@
 #include "profiles/netinfo.h"
 #include "profiles/profile.h"
 #include "profiles/ranges.h"
-#include "netfilter/model.h"
 
 /* Everything the build needs, so one cleanup path frees it all. */
 struct build {
@@ -139,7 +138,7 @@ static int collect_names(struct build *b)
  * warning: it opens nothing. */
 static int resolve_names(struct build *b)
 {
-	char a[16];
+	char a[IPV4_TEXT_MAX];
 
 	if (!b->env->resolve || b->n_names == 0)
 		return 0;
@@ -167,10 +166,8 @@ static int resolve_names(struct build *b)
 			const char *why = ipv4_forbidden_destination(r->addrs[k]);
 
 			if (why) {
-				snprintf(a, sizeof(a), "%u.%u.%u.%u", r->addrs[k] >> 24, (r->addrs[k] >> 16) & 255,
-					 (r->addrs[k] >> 8) & 255, r->addrs[k] & 255);
 				cs_warn("%s (%s) resolves to %s, in %s, which is never allowed; that address is ignored",
-					b->names[i], b->name_origin[i], a, why);
+					b->names[i], b->name_origin[i], ipv4_to_string(r->addrs[k], a), why);
 				continue;
 			}
 			r->addrs[kept++] = r->addrs[k];

@@ -8,7 +8,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "entrypoint/status.h"
+#include "base/status.h"
 
 /* 0 with *out set (the caller json_decref()s it), 1 when path does not
  * exist, -1 with err (78) when it cannot be read, is not a regular file, is

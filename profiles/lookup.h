@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "entrypoint/status.h"
+#include "base/status.h"
 
 #define LOOKUP_MAX_ADDRS 32         /* addresses kept per name */
 #define LOOKUP_TIMEOUT_MS 5000      /* for all names together */

@@ -6,24 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "entrypoint/model_url.h"
+#include "base/ipv4.h"
 
 #define RTF_UP_BIT 0x1
 #define RTF_GATEWAY_BIT 0x2
-
-/* Nameservers DNS may never go to, whatever resolv.conf says.  Loopback and
- * link-local stay usable: Docker's 127.0.0.11, systemd-resolved's
- * 127.0.0.53 and the 169.254.169.253 of some clouds are real resolvers. */
-static const char *bad_nameserver(uint32_t a)
-{
-	if ((a >> 24) == 0)
-		return "unspecified 0.0.0.0/8";
-	if ((a >> 28) == 0xe)
-		return "multicast 224.0.0.0/4";
-	if ((a >> 28) == 0xf)
-		return "reserved 240.0.0.0/4";
-	return NULL;
-}
 
 int resolv_conf_nameservers(const char *path, uint32_t *addrs, size_t max, struct cs_error *err)
 {
@@ -67,7 +53,7 @@ int resolv_conf_nameservers(const char *path, uint32_t *addrs, size_t max, struc
 			cs_warn("%s line %zu: nameserver '%.*s' is not a dotted-quad IPv4 address; ignored", path, lineno, (int)(len > 46 ? 46 : len), tok);
 			continue;
 		}
-		why = bad_nameserver(a);
+		why = ipv4_forbidden_nameserver(a);
 		if (why) {
 			cs_warn("%s line %zu: nameserver %.*s is in %s; ignored", path, lineno, (int)len, tok, why);
 			continue;

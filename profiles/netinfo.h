@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "entrypoint/status.h"
+#include "base/status.h"
 
 /* The IPv4 nameservers of a resolv.conf, in file order, at most max
  * (further ones are ignored with a warning, as libc ignores those past its

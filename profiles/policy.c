@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "profiles/interactive.h"
 
 void policy_init(struct policy *p, enum cs_profile profile)
@@ -27,15 +28,8 @@ int policy_add_dest(struct policy *p, uint8_t l4proto, uint16_t port,
 {
 	struct policy_dest *d;
 
-	if (p->n_dests == p->cap_dests) {
-		size_t ncap = p->cap_dests ? p->cap_dests * 2 : 8;
-		void *np = realloc(p->dests, ncap * sizeof(*p->dests));
-
-		if (!np)
-			return -1;
-		p->dests = np;
-		p->cap_dests = ncap;
-	}
+	if (grow_array((void **)&p->dests, &p->cap_dests, p->n_dests, sizeof(*p->dests), 8))
+		return -1;
 	d = &p->dests[p->n_dests];
 	memset(d, 0, sizeof(*d));
 	d->l4proto = l4proto;

@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "entrypoint/config.h"
-#include "entrypoint/status.h"
-#include "netfilter/ipv4_range.h"
+#include "base/config.h"
+#include "base/ipv4.h"
+#include "base/status.h"
 
 #define POLICY_ORIGIN_MAX 160
 #define POLICY_MAX_RESOLVERS 8

@@ -25,8 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "entrypoint/model_url.h"
-#include "entrypoint/status.h"
+#include "base/model_url.h"
+#include "base/status.h"
 
 #define PROFILE_OVERRIDE_FILE "interactive.json"
 #define PROFILE_NAME_MAX 32

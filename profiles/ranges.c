@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "entrypoint/model_url.h"
-#include "netfilter/model.h"
+#include "base/grow.h"
 #include "profiles/json_file.h"
 
 #define REFRESH_HINT "fix the entry or refresh the file with scripts/refresh-ranges"
@@ -18,15 +17,8 @@ void range_list_free(struct range_list *l)
 
 int range_list_add(struct range_list *l, uint32_t first, uint32_t last)
 {
-	if (l->n == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 16;
-		void *np = realloc(l->r, ncap * sizeof(*l->r));
-
-		if (!np)
-			return -1;
-		l->r = np;
-		l->cap = ncap;
-	}
+	if (grow_array((void **)&l->r, &l->cap, l->n, sizeof(*l->r), 16))
+		return -1;
 	l->r[l->n].first = first;
 	l->r[l->n].last = last;
 	l->n++;
@@ -66,36 +58,13 @@ oom:
 	return -1;
 }
 
-struct forbidden_block {
-	struct ipv4_range r;
-	const char *what;
-};
-
-/* The blocks ipv4_forbidden_destination() names, as ranges (a unit test
- * checks that the two agree). */
-static const struct forbidden_block forbidden[] = {
-	{ { 0x00000000u, 0x00ffffffu }, "unspecified 0.0.0.0/8" },
-	{ { 0x7f000000u, 0x7fffffffu }, "loopback 127.0.0.0/8" },
-	{ { 0xa9fe0000u, 0xa9feffffu }, "link-local 169.254.0.0/16 (cloud metadata)" },
-	{ { 0xe0000000u, 0xefffffffu }, "multicast 224.0.0.0/4" },
-	{ { 0xf0000000u, 0xffffffffu }, "reserved 240.0.0.0/4 (broadcast included)" },
-};
-
-const char *ipv4_range_forbidden_overlap(struct ipv4_range r)
-{
-	for (size_t i = 0; i < sizeof(forbidden) / sizeof(forbidden[0]); i++)
-		if (r.first <= forbidden[i].r.last && forbidden[i].r.first <= r.last)
-			return forbidden[i].what;
-	return NULL;
-}
-
 int range_list_remove_forbidden(struct range_list *l, bool *removed)
 {
 	struct range_list f = { 0 }, out;
 
 	*removed = false;
-	for (size_t i = 0; i < sizeof(forbidden) / sizeof(forbidden[0]); i++)
-		if (range_list_add(&f, forbidden[i].r.first, forbidden[i].r.last)) {
+	for (size_t i = 0; i < ipv4_n_forbidden_blocks; i++)
+		if (range_list_add(&f, ipv4_forbidden_blocks[i].range.first, ipv4_forbidden_blocks[i].range.last)) {
 			range_list_free(&f);
 			return -1;
 		}
@@ -111,40 +80,6 @@ int range_list_remove_forbidden(struct range_list *l, bool *removed)
 		*removed = out.r[i].first != l->r[i].first || out.r[i].last != l->r[i].last;
 	range_list_free(l);
 	*l = out;
-	return 0;
-}
-
-struct ipv4_range ipv4_prefix_range(uint32_t addr, unsigned len)
-{
-	uint32_t host = len >= 32 ? 0 : UINT32_MAX >> len;
-
-	return (struct ipv4_range){ addr & ~host, (addr & ~host) | host };
-}
-
-int ipv4_prefix_parse(const char *s, size_t len, uint32_t *addr, unsigned *plen,
-		      bool *host_bits)
-{
-	const char *slash = memchr(s, '/', len);
-	size_t alen, llen;
-	unsigned v = 0;
-
-	if (!slash)
-		return -1;
-	alen = (size_t)(slash - s);
-	llen = len - alen - 1;
-	if (ipv4_parse_strict(s, alen, addr))
-		return -1;
-	if (llen == 0 || llen > 2 || (slash[1] == '0' && llen > 1))
-		return -1;
-	for (size_t i = 1; i <= llen; i++) {
-		if (slash[i] < '0' || slash[i] > '9')
-			return -1;
-		v = v * 10 + (unsigned)(slash[i] - '0');
-	}
-	if (v > 32)
-		return -1;
-	*plen = v;
-	*host_bits = ipv4_prefix_range(*addr, v).first != *addr;
 	return 0;
 }
 

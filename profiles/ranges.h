@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "entrypoint/status.h"
-#include "netfilter/ipv4_range.h"
+#include "base/ipv4.h"
+#include "base/status.h"
 
 /* The widest prefix any source may allow: a /7 or wider (0.0.0.0/0 above
  * all) is refused in provider files and in CLI_SANDBOX_ALLOW alike. */
@@ -41,19 +41,6 @@ int range_list_subtract(const struct range_list *a, const struct range_list *b,
  * ipv4_forbidden_destination) from a normalised list.  *removed tells
  * whether anything was cut.  0 or -1 (memory). */
 int range_list_remove_forbidden(struct range_list *l, bool *removed);
-
-/* The inclusive range of a prefix; len 0..32. */
-struct ipv4_range ipv4_prefix_range(uint32_t addr, unsigned len);
-
-/* Strict "a.b.c.d/len": a dotted quad as ipv4_parse_strict takes it, and a
- * decimal length 0-32 without leading zeros.  Host bits may be set: *addr is
- * returned as written and *host_bits tells whether masking changes it.
- * 0, or -1 on any syntax error. */
-int ipv4_prefix_parse(const char *s, size_t len, uint32_t *addr, unsigned *plen,
-		      bool *host_bits);
-
-/* A description of the first forbidden block r overlaps, or NULL. */
-const char *ipv4_range_forbidden_overlap(struct ipv4_range r);
 
 /* Loaders.  path is the file to read, shown in every message.  They return
  * 0 with *out filled (normalised; host bits masked; forbidden blocks still

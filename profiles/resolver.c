@@ -1,4 +1,4 @@
-#include "entrypoint/resolver.h"
+#include "profiles/resolver.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>

@@ -35,7 +35,7 @@ sh tests/install-deps.sh || { echo "run-all.sh: installing dependencies failed" 
 build() {  # build DIR CMAKE-ARGS...
 	dir=$1
 	shift
-	cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null &&
+	cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLI_SANDBOX_WERROR=ON "$@" >/dev/null &&
 		cmake --build "$dir" -j "$(nproc)" >/dev/null
 }
 

@@ -8,7 +8,7 @@
 #   throwaway network namespace, so nothing of the host is touched
 set -u
 INIT=$1
-. "$(cd "$(dirname "$0")/.." && pwd)/tap.sh"
+. "$(cd "$(dirname "$0")/.." && pwd)/lib/tap.sh"
 MODE=${2:-interactive}
 
 if [ "$(id -u)" != 0 ]; then echo "skip: needs root"; exit 77; fi

@@ -17,7 +17,7 @@
 
 #include "caps/drop.h"
 #include "caps/verify.h"
-#include "tests/unit/check.h"
+#include "check.h"
 
 #define SKIP 77
 #define USER_ID 54321

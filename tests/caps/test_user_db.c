@@ -5,9 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/config.h"
 #include "caps/user_db.h"
-#include "entrypoint/config.h"
-#include "tests/unit/check.h"
+#include "check.h"
 
 static char dir[] = "/tmp/cs-userdb-XXXXXX";
 static char passwd_path[64], group_path[64];

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "entrypoint/model_url.h"
+#include "base/model_url.h"
 
 static void invariant(int ok)
 {

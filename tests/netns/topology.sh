@@ -8,7 +8,7 @@
 # Everything is named after this shell's PID; topo_down removes exactly what
 # topo_up made and ends exactly the processes started with topo_spawn.
 
-. "$(cd "$(dirname "$0")/.." && pwd)/tap.sh"  # every test script sits one level below tests/
+. "$(cd "$(dirname "$0")/.." && pwd)/lib/tap.sh"  # every test script sits one level below tests/
 
 TOPO_TAG="cst$$"
 NS_SBX="$TOPO_TAG-sbx"

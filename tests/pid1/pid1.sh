@@ -5,7 +5,7 @@
 # usage: pid1.sh PATH-TO-cli-sandbox-init
 set -u
 INIT=$1
-. "$(cd "$(dirname "$0")/.." && pwd)/tap.sh"
+. "$(cd "$(dirname "$0")/.." && pwd)/lib/tap.sh"
 
 if [ "$(id -u)" != 0 ]; then echo "skip: needs root"; exit 77; fi
 for tool in unshare script setpriv timeout; do

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "entrypoint/config.h"
+#include "base/config.h"
 #include "netfilter/apply.h"
 #include "netfilter/ruleset_build.h"
 #include "profiles/policy.h"

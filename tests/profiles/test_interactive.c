@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "entrypoint/config.h"
+#include "base/config.h"
 #include "netfilter/ruleset_build.h"
 #include "profiles/policy.h"
-#include "tests/unit/check.h"
+#include "check.h"
 
 #define A(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
 

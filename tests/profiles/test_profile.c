@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "profiles/profile.h"
-#include "tests/unit/check.h"
+#include "check.h"
 
 static int has_domain(const struct profile_section *s, const char *name, uint16_t port)
 {

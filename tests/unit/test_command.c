@@ -2,10 +2,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "entrypoint/exec_plan.h"
-#include "tests/unit/check.h"
+#include "entrypoint/command.h"
+#include "check.h"
 
-static const char *added(const struct exec_plan *p, const char *name)
+static const char *added(const struct command *p, const char *name)
 {
 	for (size_t i = 0; i < p->n_added; i++)
 		if (strcmp(p->added[i].name, name) == 0)
@@ -13,7 +13,7 @@ static const char *added(const struct exec_plan *p, const char *name)
 	return NULL;
 }
 
-static char *joined(const struct exec_plan *p)
+static char *joined(const struct command *p)
 {
 	static char buf[8192];
 
@@ -43,7 +43,7 @@ int main(void)
 	char *no_env[] = { NULL };
 	char *operator_env[] = { "ANTHROPIC_BASE_URL=http://192.0.2.99:1", "DISABLE_TELEMETRY=0", NULL };
 	char ext[] = "/tmp/pi-extXXXXXX";
-	struct exec_plan p;
+	struct command p;
 	struct cs_error err;
 	int fd = mkstemp(ext);
 
@@ -51,7 +51,7 @@ int main(void)
 	close(fd);
 
 	/* Default command is claude; identity and gateway added; managed is quiet. */
-	CHECK(exec_plan_build(&managed, &user, no_env, NULL, ext, &p, &err) == 0, "claude: %s", err.msg);
+	CHECK(command_build(&managed, &user, no_env, NULL, ext, &p, &err) == 0, "claude: %s", err.msg);
 	CHECK_STR(joined(&p), "claude");
 	CHECK(p.cli && strcmp(p.cli, "claude") == 0, "recognised");
 	CHECK(added(&p, "HOME") && strcmp(added(&p, "HOME"), "/home/node") == 0, "HOME");
@@ -59,53 +59,53 @@ int main(void)
 	CHECK(added(&p, "LOGNAME") && strcmp(added(&p, "LOGNAME"), "node") == 0, "LOGNAME");
 	CHECK(added(&p, "ANTHROPIC_BASE_URL") && strcmp(added(&p, "ANTHROPIC_BASE_URL"), "http://192.0.2.10:8080/v1") == 0, "base url");
 	CHECK(added(&p, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC") != NULL, "quiet");
-	exec_plan_free(&p);
+	command_free(&p);
 
 	/* Recognised by basename; the operator's own values are kept. */
 	{
 		char *argv[] = { "/usr/local/bin/claude", "-p", "hi", NULL };
 		char **env;
 
-		CHECK(exec_plan_build(&managed, &user, operator_env, argv, ext, &p, &err) == 0, "claude path");
+		CHECK(command_build(&managed, &user, operator_env, argv, ext, &p, &err) == 0, "claude path");
 		CHECK(added(&p, "ANTHROPIC_BASE_URL") == NULL, "operator's base URL kept");
 		CHECK(added(&p, "DISABLE_TELEMETRY") == NULL, "operator's telemetry choice kept");
 		CHECK_STR(joined(&p), "/usr/local/bin/claude -p hi");
-		env = exec_plan_environ(&p, operator_env);
+		env = command_environ(&p, operator_env);
 		CHECK(env && strcmp(env[0], "ANTHROPIC_BASE_URL=http://192.0.2.99:1") == 0, "environ keeps it");
-		exec_environ_free(env);
-		exec_plan_free(&p);
+		command_environ_free(env);
+		command_free(&p);
 	}
 
 	/* codex: config arguments, since 0.171 reads no base-URL variable. */
 	{
 		char *argv[] = { "codex", "exec", "say pong", NULL };
 
-		CHECK(exec_plan_build(&managed, &user, no_env, argv, ext, &p, &err) == 0, "codex");
+		CHECK(command_build(&managed, &user, no_env, argv, ext, &p, &err) == 0, "codex");
 		CHECK_STR(joined(&p), "codex -c openai_base_url=\"http://192.0.2.10:8080/v1\" -c analytics.enabled=false "
 			  "-c features.plugins=false -c check_for_update_on_startup=false -c feedback.enabled=false exec say pong");
-		exec_plan_free(&p);
+		command_free(&p);
 	}
 	{
 		char *argv[] = { "codex", "-c", "openai_base_url=\"http://192.0.2.7\"", "exec", NULL };
 
-		CHECK(exec_plan_build(&inter, &user, no_env, argv, ext, &p, &err) == 0, "codex operator");
+		CHECK(command_build(&inter, &user, no_env, argv, ext, &p, &err) == 0, "codex operator");
 		CHECK_STR(joined(&p), "codex -c openai_base_url=\"http://192.0.2.7\" exec");
-		exec_plan_free(&p);
+		command_free(&p);
 	}
 
 	/* pi: the extension and both provider variables; interactive is not quieted. */
 	{
 		char *argv[] = { "pi", "-p", "say pong", NULL };
 
-		CHECK(exec_plan_build(&inter, &user, no_env, argv, ext, &p, &err) == 0, "pi");
+		CHECK(command_build(&inter, &user, no_env, argv, ext, &p, &err) == 0, "pi");
 		CHECK(strncmp(joined(&p), "pi -e /tmp/pi-ext", 17) == 0, "pi extension inserted: %s", joined(&p));
 		CHECK(added(&p, "ANTHROPIC_BASE_URL") && added(&p, "OPENAI_BASE_URL"), "both providers");
 		CHECK(added(&p, "PI_OFFLINE") == NULL, "interactive leaves pi's own traffic alone");
-		exec_plan_free(&p);
-		CHECK(exec_plan_build(&managed, &user, no_env, argv, "/nonexistent/ext.js", &p, &err) == 0, "pi no ext");
+		command_free(&p);
+		CHECK(command_build(&managed, &user, no_env, argv, "/nonexistent/ext.js", &p, &err) == 0, "pi no ext");
 		CHECK_STR(joined(&p), "pi -p say pong");
 		CHECK(added(&p, "PI_OFFLINE") && strcmp(added(&p, "PI_OFFLINE"), "1") == 0, "managed pi quiet");
-		exec_plan_free(&p);
+		command_free(&p);
 	}
 
 	/* Any other command: identity only. */
@@ -113,17 +113,17 @@ int main(void)
 		char *argv[] = { "bash", "-l", NULL };
 		struct cs_user anon = { .uid = 4242, .gid = 4242, .home = "/" };
 
-		CHECK(exec_plan_build(&managed, &anon, no_env, argv, ext, &p, &err) == 0, "bash");
+		CHECK(command_build(&managed, &anon, no_env, argv, ext, &p, &err) == 0, "bash");
 		CHECK(p.cli == NULL && p.n_added == 3, "no wiring for bash");
 		CHECK(added(&p, "USER") && strcmp(added(&p, "USER"), "4242") == 0, "uid as USER without passwd entry");
-		exec_plan_free(&p);
+		command_free(&p);
 	}
 	{
 		char *argv[] = { "", NULL };
 
-		CHECK(exec_plan_build(&managed, &user, no_env, argv, ext, &p, &err) == -1 &&
+		CHECK(command_build(&managed, &user, no_env, argv, ext, &p, &err) == -1 &&
 		      err.status == CS_EXIT_CONFIG, "empty command refused");
 	}
 	unlink(ext);
-	return check_done("test_exec_plan");
+	return check_done("test_command");
 }

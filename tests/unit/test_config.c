@@ -1,7 +1,7 @@
 /* Every rule of the contract's configuration table, the empty string
  * included: each case is an environment and the expected outcome. */
-#include "entrypoint/config.h"
-#include "tests/unit/check.h"
+#include "base/config.h"
+#include "check.h"
 
 #define URL "TASK_AGENT_MODEL_BASE_URL=http://192.0.2.10:8080"
 #define MAX_ENV 8

@@ -3,8 +3,8 @@
  * is proven to have its own message. */
 #include <stdbool.h>
 
-#include "entrypoint/model_url.h"
-#include "tests/unit/check.h"
+#include "base/model_url.h"
+#include "check.h"
 
 struct url_case {
 	const char *url;

@@ -3,8 +3,8 @@
  * provoked on a test machine (no nf_tables, a missing module). */
 #include <errno.h>
 
-#include "netfilter/nl_batch.h"
-#include "tests/unit/check.h"
+#include "netfilter/nl_transport.h"
+#include "check.h"
 
 static void expect(int errnum, const char *what, const char *detail, const char *fragment)
 {

@@ -4,13 +4,14 @@
  * committing it. */
 #include <stdlib.h>
 
-#include "entrypoint/plan.h"
+#include "base/sha256.h"
+#include "entrypoint/pipeline.h"
+#include "entrypoint/report.h"
 #include "netfilter/render.h"
 #include "netfilter/render_netlink.h"
 #include "netfilter/ruleset_build.h"
-#include "netfilter/sha256.h"
-#include "tests/unit/check.h"
-#include "tests/unit/fixtures.h"
+#include "check.h"
+#include "fixtures.h"
 
 static char *read_file(const char *path)
 {
@@ -124,24 +125,23 @@ static void test_sha256(void)
 
 /* A newline in an argument must not end a "#" comment in the dump, or an
  * attacker-chosen argument could add rules to what an operator loads. */
-static void test_plan_escaping(void)
+static void test_report_escaping(void)
 {
-	struct policy p;
-	struct nf_ruleset rs;
+	static struct pipeline pl = {
+		.cfg = { .profile = CS_PROFILE_MANAGED },
+		.user = { .name = "node", .uid = 1000, .gid = 1000, .home = "/home/node" },
+	};
 	struct cs_error err;
-	struct cs_config cfg = { .profile = CS_PROFILE_MANAGED };
-	struct cs_user user = { .name = "node", .uid = 1000, .gid = 1000, .home = "/home/node" };
 	char *const argv[] = { "claude", "x\ntable ip evil { }", NULL };
-	struct exec_plan ex = { .argv = (char **)argv };
-	struct start_plan plan = { .cfg = &cfg, .user = &user, .policy = &p, .ruleset = &rs, .exec = &ex };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 
-	CHECK(fixture_managed(&p) == 0 && ruleset_build(&p, &rs, &err) == 0, "build");
-	CHECK(plan_digest(&plan) == 0 && strlen(plan.digest) == 64, "digest");
+	pl.command.argv = (char **)argv;
+	CHECK(fixture_managed(&pl.policy) == 0 && ruleset_build(&pl.policy, &pl.ruleset, &err) == 0, "build");
+	CHECK(pipeline_digest(&pl, &err) == 0 && strlen(pl.digest) == 64, "digest");
 	f = open_memstream(&buf, &len);
-	CHECK(plan_print_nft(&plan, f) == 0, "print");
+	CHECK(report_nft(&pl, f) == 0, "print");
 	fclose(f);
 	CHECK(strstr(buf, "\ntable ip evil") == NULL, "argument newline escaped");
 	CHECK(strstr(buf, "x\\x0atable ip evil") != NULL, "escaped form present");
@@ -155,7 +155,7 @@ static void test_plan_escaping(void)
 		CHECK(ruleset != NULL, "ruleset follows the plan");
 		if (ruleset) {
 			sha256_hex(ruleset, strlen(ruleset), hex);
-			CHECK_STR(hex, plan.digest);
+			CHECK_STR(hex, pl.digest);
 		}
 	}
 	free(buf);
@@ -165,10 +165,10 @@ static void test_plan_escaping(void)
 		char *const bad[] = { "bash", "a\xff\nb", NULL };
 		json_t *j;
 
-		ex.argv = (char **)bad;
+		pl.command.argv = (char **)bad;
 		buf = NULL;
 		f = open_memstream(&buf, &len);
-		CHECK(plan_print_json(&plan, f) == 0, "json plan with non-UTF-8 argument");
+		CHECK(report_json(&pl, f) == 0, "json plan with non-UTF-8 argument");
 		fclose(f);
 		j = json_loads(buf, 0, NULL);
 		CHECK(j != NULL, "the JSON plan parses");
@@ -177,8 +177,8 @@ static void test_plan_escaping(void)
 		json_decref(j);
 		free(buf);
 	}
-	ruleset_free(&rs);
-	policy_free(&p);
+	pl.command.argv = NULL;  /* borrowed from this function */
+	pipeline_free(&pl);
 }
 
 int main(void)
@@ -186,7 +186,7 @@ int main(void)
 	struct policy p;
 
 	test_sha256();
-	test_plan_escaping();
+	test_report_escaping();
 	CHECK(fixture_managed(&p) == 0, "fixture");
 	render_all("managed", &p);
 	policy_free(&p);

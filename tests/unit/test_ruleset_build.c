@@ -1,8 +1,8 @@
 /* policy -> model: rule order and grouping, independent of any renderer. */
 #include "netfilter/render.h"
 #include "netfilter/ruleset_build.h"
-#include "tests/unit/check.h"
-#include "tests/unit/fixtures.h"
+#include "check.h"
+#include "fixtures.h"
 
 static const struct nf_chain *chain(const struct nf_ruleset *rs, const char *name)
 {

@@ -1,0 +1,23 @@
+/* The netlink transport: it opens the netfilter socket, sends a finished
+ * batch (every page in one sendmsg, so the kernel sees one transaction) and
+ * matches the kernel's acknowledgements to the batch's messages.  It knows
+ * nothing of the ruleset model. */
+#ifndef CLI_SANDBOX_NL_TRANSPORT_H
+#define CLI_SANDBOX_NL_TRANSPORT_H
+
+#include <libmnl/libmnl.h>
+
+#include "base/status.h"
+#include "netfilter/nl_batch.h"
+
+/* Opens the netfilter netlink socket (EX_OSERR with a clear reason). */
+struct mnl_socket *nl_open(struct cs_error *err);
+
+/* Sends the batch and reads every acknowledgement; 0 when the kernel
+ * accepted every message (so committed the transaction). */
+int nl_send(struct mnl_socket *nl, const struct nl_batch *b, struct cs_error *err);
+
+/* Turns a kernel errno for `what` into the contract's one-line message. */
+int nl_fail(struct cs_error *err, int errnum, const char *what, const char *detail);
+
+#endif
