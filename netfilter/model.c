@@ -85,6 +85,20 @@ static bool prefix_ok(struct nf_prefix p)
 	return p.len == 32 || (p.addr & (UINT32_MAX >> p.len)) == 0;
 }
 
+/* A TCP reset only makes sense for TCP: the rule must say so itself, so no
+ * renderer (and no nft) has to add an implicit protocol match. */
+static bool rule_is_tcp(const struct nf_rule *r)
+{
+	for (size_t i = 0; i < r->n_matches; i++) {
+		const struct nf_match *m = &r->matches[i];
+
+		if ((m->kind == MATCH_L4PROTO && m->u.l4proto == IPPROTO_TCP) ||
+		    (m->kind == MATCH_DPORT && m->u.dport.l4proto == IPPROTO_TCP))
+			return true;
+	}
+	return false;
+}
+
 /* The invariants every renderer relies on, checked once here. */
 static bool rule_ok(const struct nf_ruleset *rs, const struct nf_rule *r)
 {
@@ -136,10 +150,14 @@ static bool rule_ok(const struct nf_ruleset *rs, const struct nf_rule *r)
 				return false;
 			break;
 		}
+		case MATCH_SKUID:
+			break;
 		default:
 			return false;
 		}
 	}
+	if (r->verdict == NF_VERDICT_REJECT_RESET)
+		return rule_is_tcp(r);
 	return r->verdict == NF_VERDICT_ACCEPT || r->verdict == NF_VERDICT_DROP ||
 	       r->verdict == NF_VERDICT_REJECT_ADMIN;
 }
@@ -217,6 +235,11 @@ struct nf_match nf_match_dport(uint8_t l4proto, uint16_t port)
 struct nf_match nf_match_ct_orig_dport(uint16_t port)
 {
 	return (struct nf_match){ .kind = MATCH_CT_ORIG_DPORT, .u.port = port };
+}
+
+struct nf_match nf_match_skuid(uint32_t uid)
+{
+	return (struct nf_match){ .kind = MATCH_SKUID, .u.uid = uid };
 }
 
 size_t ruleset_n_rules(const struct nf_ruleset *rs)

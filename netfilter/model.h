@@ -24,6 +24,7 @@ enum nf_verdict {
 	NF_VERDICT_ACCEPT,
 	NF_VERDICT_DROP,
 	NF_VERDICT_REJECT_ADMIN,  /* reject with icmpx admin-prohibited */
+	NF_VERDICT_REJECT_RESET,  /* reject with tcp reset: only in a rule that matches TCP */
 };
 
 /* ct state bits, as the kernel defines them (host byte order). */
@@ -46,6 +47,7 @@ enum nf_match_kind {
 	MATCH_DPORT,          /* tcp|udp dport <port>; needs no separate l4proto match */
 	MATCH_CT_ORIG_DADDR,  /* ct original ip daddr <prefix>: before NAT */
 	MATCH_CT_ORIG_DPORT,  /* ct original proto-dst <port>: after a MATCH_L4PROTO */
+	MATCH_SKUID,          /* meta skuid <uid>: the owner of the local socket that sent it */
 };
 
 struct nf_prefix {
@@ -66,6 +68,7 @@ struct nf_match {
 			uint16_t port;
 		} dport;                  /* MATCH_DPORT */
 		uint16_t port;            /* MATCH_CT_ORIG_DPORT */
+		uint32_t uid;             /* MATCH_SKUID */
 	} u;
 };
 
@@ -127,6 +130,7 @@ struct nf_match nf_match_ip_daddr_set(size_t set_index);
 struct nf_match nf_match_dport(uint8_t l4proto, uint16_t port);
 struct nf_match nf_match_ct_orig_daddr(uint32_t addr, uint8_t len);
 struct nf_match nf_match_ct_orig_dport(uint16_t port);
+struct nf_match nf_match_skuid(uint32_t uid);
 
 /* The number of rules in every chain together, for log lines. */
 size_t ruleset_n_rules(const struct nf_ruleset *rs);

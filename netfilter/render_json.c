@@ -64,6 +64,8 @@ static json_t *match_json(const struct nf_ruleset *rs, const struct nf_match *m)
 	case MATCH_CT_ORIG_DPORT:
 		return match(json_pack("{s:{s:s, s:s}}", "ct", "key", "proto-dst", "dir", "original"),
 			     json_integer(m->u.port), "==");
+	case MATCH_SKUID:
+		return match(json_pack("{s:{s:s}}", "meta", "key", "skuid"), json_integer(m->u.uid), "==");
 	}
 	return NULL;
 }
@@ -75,6 +77,8 @@ static json_t *verdict_json(enum nf_verdict v)
 	case NF_VERDICT_DROP: return json_pack("{s:n}", "drop");
 	case NF_VERDICT_REJECT_ADMIN:
 		return json_pack("{s:{s:s, s:s}}", "reject", "type", "icmpx", "expr", "admin-prohibited");
+	case NF_VERDICT_REJECT_RESET:
+		return json_pack("{s:{s:s}}", "reject", "type", "tcp reset");
 	}
 	return NULL;
 }

@@ -164,6 +164,9 @@ static int render_match(struct nftnl_rule *r, const struct nf_ruleset *rs, const
 	case MATCH_CT_ORIG_DPORT:
 		port = htons(m->u.port);
 		return put(r, ct(NFT_CT_PROTO_DST, true)) || put(r, cmp(NFT_CMP_EQ, &port, 2));
+	case MATCH_SKUID:
+		u32 = m->u.uid;  /* meta skuid is a host-order u32 */
+		return put(r, meta(NFT_META_SKUID)) || put(r, cmp(NFT_CMP_EQ, &u32, 4));
 	}
 	return -1;
 }
@@ -178,6 +181,14 @@ static int render_verdict(struct nftnl_rule *r, enum nf_verdict v)
 			return -1;
 		nftnl_expr_set_u32(e, NFTNL_EXPR_REJECT_TYPE, NFT_REJECT_ICMPX_UNREACH);
 		nftnl_expr_set_u8(e, NFTNL_EXPR_REJECT_CODE, NFT_REJECT_ICMPX_ADMIN_PROHIBITED);
+		return put(r, e);
+	}
+	if (v == NF_VERDICT_REJECT_RESET) {
+		/* The kernel keeps no code for a TCP reset, so none is sent. */
+		e = nftnl_expr_alloc("reject");
+		if (!e)
+			return -1;
+		nftnl_expr_set_u32(e, NFTNL_EXPR_REJECT_TYPE, NFT_REJECT_TCP_RST);
 		return put(r, e);
 	}
 	e = nftnl_expr_alloc("immediate");

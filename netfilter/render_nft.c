@@ -43,6 +43,7 @@ static void print_match(FILE *out, const struct nf_ruleset *rs, const struct nf_
 		break;
 	case MATCH_CT_ORIG_DADDR: fputs("ct original ip daddr ", out); print_prefix(out, m->u.prefix); break;
 	case MATCH_CT_ORIG_DPORT: fprintf(out, "ct original proto-dst %u", m->u.port); break;
+	case MATCH_SKUID: fprintf(out, "meta skuid %u", m->u.uid); break;
 	}
 }
 
@@ -52,6 +53,7 @@ static const char *verdict_text(enum nf_verdict v)
 	case NF_VERDICT_ACCEPT: return "accept";
 	case NF_VERDICT_DROP: return "drop";
 	case NF_VERDICT_REJECT_ADMIN: return "reject with icmpx admin-prohibited";
+	case NF_VERDICT_REJECT_RESET: return "reject with tcp reset";
 	}
 	return "drop";
 }

@@ -25,6 +25,42 @@ static int add(struct nf_ruleset *rs, int chain, enum nf_verdict v, const char *
 
 static const uint8_t dns_protos[] = { IPPROTO_UDP, IPPROTO_TCP };
 
+/* Docker's embedded resolver.  It answers at 127.0.0.11 on random ports that
+ * Docker's own DNAT hides behind :53, readable in /proc/net/{udp,tcp}; on a
+ * user-defined network it forwards what it cannot answer itself. */
+#define DOCKER_DNS 0x7f00000bu  /* 127.0.0.11 */
+
+/* How every refusal fails fast: TCP gets a reset (immediate, even where an
+ * ICMP error could never come back, as to an IPv6 link-local peer; MPTCP is
+ * TCP on the wire), everything else ICMP admin-prohibited.  `n` extra
+ * matches narrow both rules. */
+static int add_refusal(struct nf_ruleset *rs, int chain, const char *comment,
+		       size_t n, const struct nf_match *m)
+{
+	struct nf_rule r = { .n_matches = n + 1, .verdict = NF_VERDICT_REJECT_RESET };
+
+	if (chain < 0 || n + 1 > NF_MAX_MATCHES)
+		return -1;
+	if (n)
+		memcpy(r.matches, m, n * sizeof(*m));
+	r.matches[n] = nf_match_l4proto(IPPROTO_TCP);
+	snprintf(r.comment, sizeof(r.comment), "%s: TCP gets a reset", comment);
+	if (ruleset_add_rule(rs, (size_t)chain, &r))
+		return -1;
+	r.n_matches = n;
+	r.verdict = NF_VERDICT_REJECT_ADMIN;
+	snprintf(r.comment, sizeof(r.comment), "%s", comment);
+	return ruleset_add_rule(rs, (size_t)chain, &r);
+}
+
+static bool names_docker_dns(const struct policy *p)
+{
+	for (size_t i = 0; i < p->n_resolvers; i++)
+		if (p->resolvers[i] == DOCKER_DNS)
+			return true;
+	return false;
+}
+
 /* DNS: only to the resolvers the profile names, and matched on the original
  * destination (conntrack) because Docker DNATs its embedded resolver
  * 127.0.0.11:53 to another loopback port before the filter hook sees it.
@@ -38,15 +74,38 @@ static int add_dns_rules(struct nf_ruleset *rs, int out, const struct policy *p)
 				nf_match_ct_orig_daddr(p->resolvers[i], 32),
 				nf_match_ct_orig_dport(53)))
 				return -1;
-	for (size_t k = 0; k < 2; k++)
-		if (add(rs, out, NF_VERDICT_REJECT_ADMIN,
-			"no DNS anywhere else, judged by the destination before NAT", 2,
-			nf_match_l4proto(dns_protos[k]), nf_match_ct_orig_dport(53)))
+	/* Docker's resolver forwards from inside this network namespace, so its
+	 * upstream queries pass this chain.  They are the only root-owned
+	 * sockets here: the command never runs as root, and dockerd writes no
+	 * upstream address into the container (20.10), so the owner is what
+	 * tells them apart.  Port 53 only. */
+	if (names_docker_dns(p))
+		for (size_t k = 0; k < 2; k++)
+			if (add(rs, out, NF_VERDICT_ACCEPT,
+				"upstream queries of Docker's embedded resolver (root's sockets)", 3,
+				nf_match_skuid(0), nf_match_l4proto(dns_protos[k]),
+				nf_match_ct_orig_dport(53)))
+				return -1;
+	for (size_t k = 0; k < 2; k++) {
+		struct nf_match m[2] = { nf_match_l4proto(dns_protos[k]), nf_match_ct_orig_dport(53) };
+
+		if (add(rs, out, dns_protos[k] == IPPROTO_TCP ? NF_VERDICT_REJECT_RESET : NF_VERDICT_REJECT_ADMIN,
+			"no DNS anywhere else, judged by the destination before NAT", 2, m[0], m[1]))
 			return -1;
+	}
 	for (size_t k = 0; k < 2; k++)
-		if (add(rs, out, NF_VERDICT_REJECT_ADMIN, "no DNS, untracked packets included", 1,
-			nf_match_dport(dns_protos[k], 53)))
+		if (add(rs, out, dns_protos[k] == IPPROTO_TCP ? NF_VERDICT_REJECT_RESET : NF_VERDICT_REJECT_ADMIN,
+			"no DNS, untracked packets included", 1, nf_match_dport(dns_protos[k], 53)))
 			return -1;
+	/* Nothing else reaches the resolver, on any port: a query sent straight
+	 * to a real port would be answered (container names) and forwarded.
+	 * Matched after NAT, where the DNAT has kept the address. */
+	{
+		struct nf_match m = nf_match_ip_daddr(DOCKER_DNS, 32);
+
+		if (add_refusal(rs, out, "Docker's embedded resolver on any other port", 1, &m))
+			return -1;
+	}
 	return 0;
 }
 
@@ -138,10 +197,15 @@ int ruleset_build(const struct policy *p, struct nf_ruleset *rs, struct cs_error
 		nf_match_ip_saddr(p->host_net_addr, p->host_net_len)))
 		goto fail;
 
-	if (add_dns_rules(rs, out, p) ||
-	    add(rs, out, NF_VERDICT_ACCEPT, "loopback, IPv4 and IPv6", 1, nf_match_oif("lo")) ||
-	    add(rs, out, NF_VERDICT_ACCEPT, "replies and related ICMP of allowed connections", 1,
-		nf_match_ct_state(reply)))
+	/* Replies first: the resets our own refusals send are "related" to the
+	 * refused flow, and a reset for a refused DNS connection would otherwise
+	 * meet the DNS refusals below (which never reset a reset) and vanish.
+	 * Nothing else is established: the first packet of every flow passed
+	 * the rules below, and the conntrack table is flushed at start. */
+	if (add(rs, out, NF_VERDICT_ACCEPT, "replies, related ICMP and our own resets", 1,
+		nf_match_ct_state(reply)) ||
+	    add_dns_rules(rs, out, p) ||
+	    add(rs, out, NF_VERDICT_ACCEPT, "loopback, IPv4 and IPv6", 1, nf_match_oif("lo")))
 		goto fail;
 	if (p->has_host_net &&
 	    add(rs, out, NF_VERDICT_ACCEPT, "host network (CLI_SANDBOX_ALLOW_HOST_NETWORK)", 1,
@@ -149,7 +213,7 @@ int ruleset_build(const struct policy *p, struct nf_ruleset *rs, struct cs_error
 		goto fail;
 	if (add_dest_rules(rs, out, p, err))
 		goto fail_quiet;
-	if (add(rs, out, NF_VERDICT_REJECT_ADMIN, "everything else fails fast, IPv6 included", 0))
+	if (add_refusal(rs, out, "everything else fails fast, IPv6 included", 0, NULL))
 		goto fail;
 	return 0;
 fail:

@@ -19,7 +19,8 @@ def split(spec):
     host, _, port = spec.rpartition(":")
     host = host.strip("[]")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    return family, host, int(port)
+    # fe80::1%IFACE needs its scope resolved into the sockaddr
+    return family, socket.getaddrinfo(host, int(port), family, 0, 0, socket.AI_NUMERICHOST)[0][4]
 
 
 def dns_answer(query, answer):
@@ -69,10 +70,10 @@ def main():
                     self.wfile.write(struct.pack("!H", len(reply)) + reply)
 
     def server(kind, handler, spec):
-        family, host, port = split(spec)
+        family, addr = split(spec)
         cls = type("S", (socketserver.ThreadingMixIn, kind),
                    {"address_family": family, "allow_reuse_address": True, "daemon_threads": True})
-        return cls((host, port), handler)
+        return cls(addr, handler)
 
     for spec in args.tcp:
         serve(server(socketserver.TCPServer, Echo, spec))

@@ -2,6 +2,9 @@
 """Egress probe, run as the sandboxed command: one line per check.
 
 Checks: tcp:ADDR:PORT (connect, send a line, expect the echo),
+mptcp:ADDR:PORT (the same over an MPTCP socket, IPPROTO_MPTCP 262; on the
+wire it is TCP with MPTCP options, and falls back to plain TCP against a
+plain server), ADDR may be fe80::1%IFACE,
 dns-udp:ADDR:PORT, dns-tcp:ADDR:PORT (an A query; any answer counts),
 icmp:ADDR (an echo request over an unprivileged ICMP socket).
 Output: "<check> <result> <ms>" where result is ok, refused, unreachable,
@@ -18,9 +21,11 @@ TIMEOUT = 3.0
 
 
 def split(spec):
+    """ADDR:PORT or [ADDR6]:PORT (fe80::1%IFACE too) -> family, sockaddr."""
     host, _, port = spec.rpartition(":")
     host = host.strip("[]")
-    return (socket.AF_INET6 if ":" in host else socket.AF_INET), host, int(port)
+    fam = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return fam, socket.getaddrinfo(host, int(port), fam, 0, 0, socket.AI_NUMERICHOST)[0][4]
 
 
 def classify(e):
@@ -33,11 +38,14 @@ def classify(e):
     return "error-" + errno.errorcode.get(e.errno, str(e.errno))
 
 
-def tcp(spec):
-    fam, host, port = split(spec)
-    with socket.socket(fam, socket.SOCK_STREAM) as s:
+IPPROTO_MPTCP = 262
+
+
+def tcp(spec, proto=0):
+    fam, addr = split(spec)
+    with socket.socket(fam, socket.SOCK_STREAM, proto) as s:
         s.settimeout(TIMEOUT)
-        s.connect((host, port))
+        s.connect(addr)
         s.sendall(b"ping\n")
         data = s.recv(64)
         return "ok" if data == b"echo:ping\n" else "baddata"
@@ -48,19 +56,19 @@ def query():
 
 
 def dns_udp(spec):
-    fam, host, port = split(spec)
+    fam, addr = split(spec)
     with socket.socket(fam, socket.SOCK_DGRAM) as s:
         s.settimeout(TIMEOUT)
-        s.connect((host, port))
+        s.connect(addr)
         s.send(query())
         return "ok" if s.recv(512)[:2] == b"\x12\x34" else "baddata"
 
 
 def dns_tcp(spec):
-    fam, host, port = split(spec)
+    fam, addr = split(spec)
     with socket.socket(fam, socket.SOCK_STREAM) as s:
         s.settimeout(TIMEOUT)
-        s.connect((host, port))
+        s.connect(addr)
         q = query()
         s.sendall(struct.pack("!H", len(q)) + q)
         return "ok" if s.recv(512)[2:4] == b"\x12\x34" else "baddata"
@@ -75,7 +83,7 @@ def icmp(host):
 
 
 def main():
-    kinds = {"tcp": tcp, "dns-udp": dns_udp, "dns-tcp": dns_tcp, "icmp": icmp}
+    kinds = {"tcp": tcp, "mptcp": lambda t: tcp(t, IPPROTO_MPTCP), "dns-udp": dns_udp, "dns-tcp": dns_tcp, "icmp": icmp}
     for check in sys.argv[1:]:
         kind, _, target = check.partition(":")
         start = time.monotonic()

@@ -71,6 +71,16 @@ topo_down() {
 	TOPO_NETNS=""
 }
 
+# How the firewall refuses a probe check (tests/netns/probe.py): TCP, MPTCP
+# included, with a reset (ECONNREFUSED at once), anything else with ICMP
+# admin-prohibited (EHOSTUNREACH/EACCES at once).  Never a timeout.
+topo_refusal() {  # topo_refusal CHECK
+	case $1 in
+	tcp:* | dns-tcp:* | mptcp:*) echo refused ;;
+	*) echo unreachable ;;
+	esac
+}
+
 # Waits (bounded) until a TCP port answers inside a namespace.
 topo_wait_tcp() {  # topo_wait_tcp NS ADDR PORT
 	i=0

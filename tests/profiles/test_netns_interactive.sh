@@ -97,7 +97,7 @@ expect() {  # expect FILE WHAT VERDICT CHECK...
 		if [ "$want" = ok ]; then
 			ok "$what: $c connects" [ "$r" = ok ]
 		else
-			ok "$what: $c is refused fast ($r)" [ "$r" = unreachable ]
+			ok "$what: $c is refused fast ($r)" [ "$r" = "$(topo_refusal "$c")" ]
 		fi
 	done
 }

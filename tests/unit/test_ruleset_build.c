@@ -36,20 +36,35 @@ static void test_managed(void)
 	CHECK(in->rules[0].matches[0].kind == MATCH_IIF && strcmp(in->rules[0].matches[0].u.ifname, "lo") == 0, "input lo");
 	CHECK(in->rules[1].matches[0].kind == MATCH_CT_STATE &&
 	      in->rules[1].matches[0].u.ct_state_mask == (NF_CT_ESTABLISHED | NF_CT_RELATED), "input replies");
-	/* DNS is refused before loopback is accepted: Docker's 127.0.0.11. */
-	for (size_t i = 0; i < 4; i++)
-		CHECK(out->rules[i].verdict == NF_VERDICT_REJECT_ADMIN, "output rule %zu rejects DNS", i);
-	CHECK(out->rules[0].matches[1].kind == MATCH_CT_ORIG_DPORT && out->rules[0].matches[1].u.port == 53, "DNS by original port");
-	CHECK(out->rules[4].matches[0].kind == MATCH_OIF, "then loopback");
-	CHECK(out->rules[5].matches[0].kind == MATCH_CT_STATE, "then replies");
-	gw = &out->rules[6];
+	/* Replies first (our own resets are related), then DNS and Docker's
+	 * resolver refused before loopback is accepted. */
+	CHECK(out->rules[0].matches[0].kind == MATCH_CT_STATE && out->rules[0].verdict == NF_VERDICT_ACCEPT, "replies first");
+	for (size_t i = 1; i < 5; i++)
+		CHECK(out->rules[i].verdict == (i % 2 ? NF_VERDICT_REJECT_ADMIN : NF_VERDICT_REJECT_RESET),
+		      "output rule %zu rejects DNS, TCP with a reset", i);
+	CHECK(out->rules[1].matches[1].kind == MATCH_CT_ORIG_DPORT && out->rules[1].matches[1].u.port == 53, "DNS by original port");
+	CHECK(out->rules[5].verdict == NF_VERDICT_REJECT_RESET && out->rules[6].verdict == NF_VERDICT_REJECT_ADMIN &&
+	      out->rules[5].matches[0].kind == MATCH_IP_DADDR && out->rules[5].matches[0].u.prefix.addr == IP4(127, 0, 0, 11) &&
+	      out->rules[6].matches[0].kind == MATCH_IP_DADDR && out->rules[6].matches[0].u.prefix.addr == IP4(127, 0, 0, 11) &&
+	      out->rules[5].matches[1].kind == MATCH_L4PROTO && out->rules[6].n_matches == 1,
+	      "Docker's resolver refused on every port, TCP with a reset");
+	CHECK(out->rules[7].matches[0].kind == MATCH_OIF, "then loopback");
+	gw = &out->rules[8];
 	CHECK(gw->verdict == NF_VERDICT_ACCEPT && gw->n_matches == 2 &&
 	      gw->matches[0].kind == MATCH_IP_DADDR && gw->matches[0].u.prefix.addr == IP4(192, 0, 2, 10) &&
 	      gw->matches[0].u.prefix.len == 32 && gw->matches[1].kind == MATCH_DPORT &&
 	      gw->matches[1].u.dport.port == 8080 && gw->matches[1].u.dport.l4proto == IPPROTO_TCP,
 	      "gateway /32 and port");
+	CHECK(out->n_rules == 11, "11 output rules (%zu)", out->n_rules);
+	last = &out->rules[out->n_rules - 2];
+	CHECK(last->n_matches == 1 && last->matches[0].kind == MATCH_L4PROTO &&
+	      last->matches[0].u.l4proto == IPPROTO_TCP && last->verdict == NF_VERDICT_REJECT_RESET,
+	      "TCP ends with a reset");
 	last = &out->rules[out->n_rules - 1];
-	CHECK(out->n_rules == 8 && last->n_matches == 0 && last->verdict == NF_VERDICT_REJECT_ADMIN, "ends with reject");
+	CHECK(last->n_matches == 0 && last->verdict == NF_VERDICT_REJECT_ADMIN, "everything else ends with admin-prohibited");
+	for (size_t i = 0; i < out->n_rules; i++)
+		for (size_t k = 0; k < out->rules[i].n_matches; k++)
+			CHECK(out->rules[i].matches[k].kind != MATCH_SKUID, "managed lets no socket owner through");
 	ruleset_free(&rs);
 	policy_free(&p);
 }
@@ -80,10 +95,17 @@ static void test_interactive_grouping(void)
 		const struct nf_chain *out = chain(&rs, "output"), *in = chain(&rs, "input");
 		bool port8443 = false;
 
-		/* 2 resolvers x udp/tcp accepted before the 4 DNS rejections. */
-		for (size_t i = 0; i < 4; i++)
+		/* After the replies, 2 resolvers x udp/tcp accepted, then (127.0.0.11
+		 * is one of them) the Docker resolver's own upstream queries, by
+		 * socket owner root and port 53 only, before the DNS rejections. */
+		for (size_t i = 1; i < 5; i++)
 			CHECK(out->rules[i].verdict == NF_VERDICT_ACCEPT && out->rules[i].matches[1].kind == MATCH_CT_ORIG_DADDR, "resolver %zu", i);
-		CHECK(out->rules[4].verdict == NF_VERDICT_REJECT_ADMIN, "then DNS refused");
+		for (size_t i = 5; i < 7; i++)
+			CHECK(out->rules[i].verdict == NF_VERDICT_ACCEPT && out->rules[i].n_matches == 3 &&
+			      out->rules[i].matches[0].kind == MATCH_SKUID && out->rules[i].matches[0].u.uid == 0 &&
+			      out->rules[i].matches[2].kind == MATCH_CT_ORIG_DPORT && out->rules[i].matches[2].u.port == 53,
+			      "Docker resolver upstream %zu", i);
+		CHECK(out->rules[7].verdict == NF_VERDICT_REJECT_ADMIN, "then DNS refused");
 		for (size_t i = 0; i < out->n_rules; i++)
 			port8443 = port8443 || (out->rules[i].n_matches == 2 && out->rules[i].matches[0].kind == MATCH_IP_DADDR &&
 						out->rules[i].matches[0].u.prefix.len == 27 && out->rules[i].matches[1].u.dport.port == 8443);
@@ -110,6 +132,15 @@ static void test_invariants(void)
 	CHECK(ruleset_add_rule(&rs, 0, &bad) == -1, "proto-dst needs a preceding l4proto");
 	bad.matches[0] = nf_match_ip_daddr_set(3);
 	CHECK(ruleset_add_rule(&rs, 0, &bad) == -1, "unknown set");
+	bad.matches[0] = nf_match_dport(IPPROTO_UDP, 53);
+	bad.verdict = NF_VERDICT_REJECT_RESET;
+	CHECK(ruleset_add_rule(&rs, 0, &bad) == -1, "a TCP reset needs a TCP match");
+	bad.matches[0] = nf_match_l4proto(IPPROTO_TCP);
+	CHECK(ruleset_add_rule(&rs, 0, &bad) == 0, "a TCP reset after meta l4proto tcp");
+	bad.matches[0] = nf_match_dport(IPPROTO_TCP, 53);
+	CHECK(ruleset_add_rule(&rs, 0, &bad) == 0, "a TCP reset after tcp dport");
+	bad.n_matches = 0;
+	CHECK(ruleset_add_rule(&rs, 0, &bad) == -1, "a bare TCP reset is refused");
 	CHECK(ruleset_add_set(&rs, "s", r, 1, NULL) == -1, "inverted range refused");
 	CHECK(ruleset_add_set(&rs, "a_name_that_is_far_too_long_for_nft", NULL, 0, NULL) == -1, "long name refused");
 	ruleset_free(&rs);
