@@ -4,6 +4,9 @@
 --tcp ADDR:PORT   a TCP server that answers each line with "echo:<line>"
 --dns ADDR:PORT   a DNS server (UDP and TCP) answering every A query
 --answer A.B.C.D  the address DNS answers with (default 192.0.2.99)
+--forward A.B.C.D the DNS servers answer nothing themselves: they forward each
+                  query to A.B.C.D:53 (UDP over UDP, TCP over TCP) and relay
+                  the reply, as Docker's embedded resolver does
 Runs until SIGTERM or --max-seconds, whichever comes first.
 """
 import argparse
@@ -45,9 +48,31 @@ def main():
     ap.add_argument("--tcp", action="append", default=[])
     ap.add_argument("--dns", action="append", default=[])
     ap.add_argument("--answer", default="192.0.2.99")
+    ap.add_argument("--forward")
     ap.add_argument("--max-seconds", type=float, default=300)
     args = ap.parse_args()
     answer = args.answer
+
+    def resolve(query, tcp=False):
+        if not args.forward:
+            return dns_answer(query, answer)
+        try:
+            if not tcp:
+                with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as u:
+                    u.settimeout(2)
+                    u.sendto(query, (args.forward, 53))
+                    return u.recv(4096)
+            with socket.create_connection((args.forward, 53), 2) as t:
+                t.sendall(struct.pack("!H", len(query)) + query)
+                data = b""
+                while len(data) < 2 or len(data) < 2 + struct.unpack("!H", data[:2])[0]:
+                    chunk = t.recv(4096)
+                    if not chunk:
+                        return None
+                    data += chunk
+                return data[2:]
+        except OSError:
+            return None  # the upstream refused or did not answer: neither do we
 
     class Echo(socketserver.StreamRequestHandler):
         def handle(self):
@@ -57,7 +82,7 @@ def main():
     class DnsUdp(socketserver.BaseRequestHandler):
         def handle(self):
             data, sock = self.request
-            reply = dns_answer(data, answer)
+            reply = resolve(data)
             if reply:
                 sock.sendto(reply, self.client_address)
 
@@ -65,7 +90,7 @@ def main():
         def handle(self):
             n = self.rfile.read(2)
             if len(n) == 2:
-                reply = dns_answer(self.rfile.read(struct.unpack("!H", n)[0]), answer)
+                reply = resolve(self.rfile.read(struct.unpack("!H", n)[0]), tcp=True)
                 if reply:
                     self.wfile.write(struct.pack("!H", len(reply)) + reply)
 

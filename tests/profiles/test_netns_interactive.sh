@@ -159,6 +159,41 @@ ok "bad range file: the command never ran" [ ! -s "$TOPO_DIR/bad" ]
 ok "bad range file: nothing programmed" [ -z "$(ip netns exec "$NS_BAD" nft list ruleset)" ]
 sed 's/^/# stderr: /' "$TOPO_DIR/bad.err"
 
+# 7. Docker's embedded resolver, emulated: resolv.conf names 127.0.0.11, whose
+#    :53 is DNATed to a random port where a root-owned forwarder listens
+#    inside the sandbox's namespace and forwards to its upstream (the other
+#    host's DNS server).  The forwarder answers nothing itself, so an answer
+#    proves its upstream query got out; the command's own query to that
+#    upstream, and to the forwarder's real port, stay refused.
+ip netns exec "$NS_SBX" nft delete table inet cli_sandbox
+FWDPORT=$(shuf -i 20000-60000 -n 1)
+topo_spawn "$NS_SBX" python3 "$TOPO_DIR/netservers.py" --max-seconds 120 \
+	--dns "127.0.0.11:$FWDPORT" --forward 198.51.100.2
+ip netns exec "$NS_SBX" nft -f - <<NFT
+table ip docker_dns_emulation {
+	chain output {
+		type nat hook output priority -100; policy accept;
+		ip daddr 127.0.0.11 udp dport 53 dnat to 127.0.0.11:$FWDPORT
+		ip daddr 127.0.0.11 tcp dport 53 dnat to 127.0.0.11:$FWDPORT
+	}
+}
+NFT
+topo_wait_tcp "$NS_SBX" 127.0.0.11 "$FWDPORT" || exit 1
+echo "nameserver 127.0.0.11" > "$TOPO_DIR/resolv.conf"
+PROF="$TOPO_DIR/profiles"
+DOCKER_OK="dns-udp:127.0.0.11:53 dns-tcp:127.0.0.11:53"
+DOCKER_REFUSED="dns-udp:198.51.100.2:53 dns-tcp:198.51.100.2:53 dns-udp:127.0.0.11:$FWDPORT
+dns-tcp:127.0.0.11:$FWDPORT"
+# shellcheck disable=SC2086 # one check a word
+ip netns exec "$NS_SBX" python3 "$TOPO_DIR/probe.py" $DOCKER_OK $DOCKER_REFUSED > "$TOPO_DIR/docker-baseline"
+expect "$TOPO_DIR/docker-baseline" "docker resolver, baseline without firewall" ok $DOCKER_OK $DOCKER_REFUSED
+# shellcheck disable=SC2086
+run_init "$NS_SBX" "$TOPO_DIR/docker" -- -- python3 "$TOPO_DIR/probe.py" $DOCKER_OK $DOCKER_REFUSED
+ok "docker resolver: the init started the probe (exit 0)" [ $? -eq 0 ]
+expect "$TOPO_DIR/docker" "docker resolver: through its :53 and its upstream query" ok $DOCKER_OK
+expect "$TOPO_DIR/docker" "docker resolver: not the command's own query" refused $DOCKER_REFUSED
+sed 's/^/#   /' "$TOPO_DIR/docker"
+
 echo "# probe results (interactive):"
 sed 's/^/#   /' "$TOPO_DIR/interactive"
 t_done
