@@ -53,6 +53,12 @@ static int add_refusal(struct nf_ruleset *rs, int chain, const char *comment,
 	return ruleset_add_rule(rs, (size_t)chain, &r);
 }
 
+/* The refusal of a rule that already names its protocol. */
+static enum nf_verdict refusal_of(uint8_t l4proto)
+{
+	return l4proto == IPPROTO_TCP ? NF_VERDICT_REJECT_RESET : NF_VERDICT_REJECT_ADMIN;
+}
+
 static bool names_docker_dns(const struct policy *p)
 {
 	for (size_t i = 0; i < p->n_resolvers; i++)
@@ -86,16 +92,14 @@ static int add_dns_rules(struct nf_ruleset *rs, int out, const struct policy *p)
 				nf_match_skuid(0), nf_match_l4proto(dns_protos[k]),
 				nf_match_ct_orig_dport(53)))
 				return -1;
-	for (size_t k = 0; k < 2; k++) {
-		struct nf_match m[2] = { nf_match_l4proto(dns_protos[k]), nf_match_ct_orig_dport(53) };
-
-		if (add(rs, out, dns_protos[k] == IPPROTO_TCP ? NF_VERDICT_REJECT_RESET : NF_VERDICT_REJECT_ADMIN,
-			"no DNS anywhere else, judged by the destination before NAT", 2, m[0], m[1]))
-			return -1;
-	}
 	for (size_t k = 0; k < 2; k++)
-		if (add(rs, out, dns_protos[k] == IPPROTO_TCP ? NF_VERDICT_REJECT_RESET : NF_VERDICT_REJECT_ADMIN,
-			"no DNS, untracked packets included", 1, nf_match_dport(dns_protos[k], 53)))
+		if (add(rs, out, refusal_of(dns_protos[k]),
+			"no DNS anywhere else, judged by the destination before NAT", 2,
+			nf_match_l4proto(dns_protos[k]), nf_match_ct_orig_dport(53)))
+			return -1;
+	for (size_t k = 0; k < 2; k++)
+		if (add(rs, out, refusal_of(dns_protos[k]), "no DNS, untracked packets included", 1,
+			nf_match_dport(dns_protos[k], 53)))
 			return -1;
 	/* Nothing else reaches the resolver, on any port: a query sent straight
 	 * to a real port would be answered (container names) and forwarded.
