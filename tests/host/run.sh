@@ -31,7 +31,9 @@ why() { printf '%s\n' "$*" >"$T/why"; }
 # It records every run/build call's arguments, one per line, in $FAKE_DIR/args (and the engine's
 # name first), appends queries (version, image, network) to $FAKE_DIR/queries, and answers:
 #   FAKE_VERSION_RC  exit status of `version`/`info`  (default 0)
-#   FAKE_IMAGE_RC    exit status of `image inspect`    (default 0: the image is present)
+#   FAKE_IMAGES      the images `image inspect NAME` finds, space-separated
+#                    (default: localhost/cli-sandbox:latest)
+#   FAKE_IMAGE_RC    when set, the exit status of every `image inspect`, whatever the name
 #   FAKE_GATEWAY     what `network inspect` prints     (default empty)
 mkdir -p "$T/bin" "$T/fake" "$T/home" || exit 1
 cat >"$T/bin/docker" <<'EOF'
@@ -42,7 +44,12 @@ for a in "$@"; do
 done
 case $sub in
 version | info) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; exit "${FAKE_VERSION_RC:-0}" ;;
-image) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; exit "${FAKE_IMAGE_RC:-0}" ;;
+image)
+	printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"
+	[ -z "${FAKE_IMAGE_RC:-}" ] || exit "$FAKE_IMAGE_RC"
+	for last in "$@"; do :; done
+	case " $FAKE_IMAGES " in *" $last "*) exit 0 ;; esac
+	exit 1 ;;
 network) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; printf '%s\n' "${FAKE_GATEWAY:-}" ;;
 *) printf '%s\n' "$name" "$@" >"$FAKE_DIR/args" ;;
 esac
@@ -55,7 +62,8 @@ unset CLI_SANDBOX_ENGINE CLI_SANDBOX_IMAGE CLI_SANDBOX_HOST_ADDRESS CLI_SANDBOX_
 	CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE_GLOBAL_ARGS DOCKER_HOST GIT_CONFIG_GLOBAL \
 	FAKE_VERSION_RC FAKE_IMAGE_RC FAKE_GATEWAY
 PATH="$T/bin:$PATH"
-export PATH
+FAKE_IMAGES=localhost/cli-sandbox:latest
+export PATH FAKE_IMAGES
 
 # A workspace whose path has spaces, both quotes, a dollar and a backslash.
 WS="$T/my proj 'it''s\" \$HOME \\x"
@@ -82,6 +90,7 @@ expect() {
 }
 has_arg() { grep -qxF -- "$1" "$FAKE_DIR/args" 2>/dev/null || { why "no argument '$1' in: $(cat "$FAKE_DIR/args" 2>/dev/null)"; return 1; }; }
 lacks_arg() { ! grep -qF -- "$1" "$FAKE_DIR/args" 2>/dev/null || { why "unexpected '$1' in: $(cat "$FAKE_DIR/args")"; return 1; }; }
+not_asked() { ! grep -qx -- "$1" "$FAKE_DIR/queries" 2>/dev/null || { why "the engine was asked: $(cat "$FAKE_DIR/queries")"; return 1; }; }
 not_run() { [ ! -f "$FAKE_DIR/args" ] || { why "the engine ran: $(cat "$FAKE_DIR/args")"; return 1; }; }
 failed_with() { # failed_with WORD: non-zero exit, one line on stderr that mentions WORD
 	[ "$rc" -ne 0 ] || { why "exit status 0"; return 1; }
@@ -155,7 +164,7 @@ cs --managed http://192.0.2.1:4000/v1
 t "managed claude (the default CLI): exact docker arguments" expect docker run "$COMMON" \
 	-v "$HOME/.claude:/home/node/.claude" \
 	-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000/v1 \
-	"$GIT_ENV" cli-sandbox:latest -- claude
+	"$GIT_ENV" localhost/cli-sandbox:latest -- claude
 t "the settings folder ~/.claude is created" [ -d "$HOME/.claude" ]
 
 : >"$HOME/.claude.json"
@@ -164,7 +173,7 @@ lines'
 t "managed claude with ~/.claude.json and CLI args: exact podman arguments" expect podman run "$COMMON" \
 	-v "$HOME/.claude:/home/node/.claude" -v "$HOME/.claude.json:/home/node/.claude.json" \
 	-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000 \
-	"$GIT_ENV" cli-sandbox:latest -- claude -p "it's \"quoted\"" "\$HOME" 'two
+	"$GIT_ENV" localhost/cli-sandbox:latest -- claude -p "it's \"quoted\"" "\$HOME" 'two
 lines'
 rm -f "$HOME/.claude.json"
 
@@ -172,7 +181,7 @@ cs --interactive codex --allow api.example.com --allow 198.51.100.7:8443 --allow
 t "interactive codex with --allow and --allow-host-network: exact arguments" expect docker run "$COMMON" \
 	-v "$HOME/.codex:/home/node/.codex" \
 	-e CLI_SANDBOX_EGRESS_PROFILE=interactive -e CLI_SANDBOX_ALLOW=api.example.com,198.51.100.7:8443 \
-	-e CLI_SANDBOX_ALLOW_HOST_NETWORK=true "$GIT_ENV" cli-sandbox:latest -- codex
+	-e CLI_SANDBOX_ALLOW_HOST_NETWORK=true "$GIT_ENV" localhost/cli-sandbox:latest -- codex
 t "the settings folder ~/.codex is created" [ -d "$HOME/.codex" ]
 
 cs --interactive --image=my/img:1 pi --managed=http://192.0.2.9
@@ -215,7 +224,7 @@ CLI_SANDBOX_ENGINE_ARGS='--runtime-flag --ulimit nofile=1024:1024' \
 t "CLI_SANDBOX_ENGINE_GLOBAL_ARGS go before run, CLI_SANDBOX_ENGINE_ARGS right after it" \
 	expect podman --runtime runc run --runtime-flag --ulimit nofile=1024:1024 "$COMMON" \
 	-v "$HOME/.claude:/home/node/.claude" -e CLI_SANDBOX_EGRESS_PROFILE=interactive \
-	"$GIT_ENV" cli-sandbox:latest -- claude
+	"$GIT_ENV" localhost/cli-sandbox:latest -- claude
 
 # ---------------------------------------------------------------- terminal
 cs --interactive
@@ -317,7 +326,7 @@ FAKE_GATEWAY=172.17.0.1 cs --interactive --endpoint ollama
 t "interactive: a host endpoint is rewritten too" has_arg "TASK_AGENT_MODEL_BASE_URL=http://172.17.0.1:11434/api"
 FAKE_GATEWAY=172.17.0.1 cs --managed http://localhost.example:11434
 t "other host names are left alone" has_arg "TASK_AGENT_MODEL_BASE_URL=http://localhost.example:11434"
-t "... and the engine is not asked for a gateway" [ ! -f "$FAKE_DIR/queries" ]
+t "... and the engine is not asked for a gateway" not_asked network
 FAKE_GATEWAY=172.17.0.1 CLI_SANDBOX_HOST_ADDRESS=192.0.2.77 cs --managed http://localhost:11434
 t "CLI_SANDBOX_HOST_ADDRESS overrides the discovery" has_arg "TASK_AGENT_MODEL_BASE_URL=http://192.0.2.77:11434"
 cs --managed http://localhost:11434
@@ -339,7 +348,7 @@ CLI_SANDBOX_DOCKER_SOCKET=$T/sock cs --interactive --docker-socket
 t "--docker-socket mounts the socket at /var/run/docker.sock" has_arg "$T/sock:/var/run/docker.sock"
 t "--docker-socket adds the socket's group" expect docker run "$COMMON" \
 	-v "$HOME/.claude:/home/node/.claude" -v "$T/sock:/var/run/docker.sock" --group-add "$sock_gid" \
-	-e CLI_SANDBOX_EGRESS_PROFILE=interactive "$GIT_ENV" cli-sandbox:latest -- claude
+	-e CLI_SANDBOX_EGRESS_PROFILE=interactive "$GIT_ENV" localhost/cli-sandbox:latest -- claude
 t "--docker-socket warns that the agent controls the host's engine" err_has "full control of the host's docker"
 mkdir -p "$T/nostat"
 printf '#!/bin/sh\nexit 1\n' >"$T/nostat/stat" && chmod +x "$T/nostat/stat"
@@ -381,15 +390,53 @@ CLI_SANDBOX_ENGINE_GLOBAL_ARGS='--runtime runc' cs --engine podman --dry-run --i
 t "--dry-run shows the global engine arguments before run" \
 	[ "$(sed -n 1,3p "$T/out")" = "$(printf "podman \\\\\n  '--runtime' \\\\\n  'runc' \\\\")" ]
 
+# ---------------------------------------------------------------- a CLI's own image
+# image_is NAME: the engine ran NAME (the argument right before --).
+image_is() {
+	_got=$(awk 'prev != "" && $0 == "--" { print prev; exit } { prev = $0 }' "$FAKE_DIR/args" 2>/dev/null)
+	[ "$_got" = "$1" ] || { why "the image run is '$_got', not '$1'"; return 1; }
+}
+FAKE_IMAGES='localhost/cli-sandbox:latest localhost/cli-sandbox:codex' cs --interactive codex
+t "codex with localhost/cli-sandbox:codex present: its own image runs" image_is localhost/cli-sandbox:codex
+t "... found with 'image inspect localhost/cli-sandbox:codex'" grep -qx localhost/cli-sandbox:codex "$FAKE_DIR/queries"
+FAKE_IMAGES='localhost/cli-sandbox:latest localhost/cli-sandbox:codex' cs --interactive claude
+t "claude without its own image: the all-in-one runs" image_is localhost/cli-sandbox:latest
+FAKE_IMAGES='localhost/cli-sandbox:claude' cs --managed http://192.0.2.1:4000
+t "the default CLI (claude) with only its own image: exact arguments" expect docker run "$COMMON" \
+	-v "$HOME/.claude:/home/node/.claude" \
+	-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000 \
+	"$GIT_ENV" localhost/cli-sandbox:claude -- claude
+FAKE_IMAGES='localhost/cli-sandbox:pi' cs --engine podman --interactive pi
+t "podman: pi's own image runs" image_is localhost/cli-sandbox:pi
+FAKE_IMAGES='my/img:pi' cs --image my/img --interactive pi
+t "--image REPOSITORY (no tag): REPOSITORY:pi runs when present" image_is my/img:pi
+FAKE_IMAGES='my/img:pi' CLI_SANDBOX_IMAGE=my/img:latest cs --interactive pi
+t "CLI_SANDBOX_IMAGE=REPOSITORY:latest: REPOSITORY:pi runs when present" image_is my/img:pi
+FAKE_IMAGES='reg.example:5000/team/cs:codex' cs --image reg.example:5000/team/cs --interactive codex
+t "a registry host:port is not taken for a tag" image_is reg.example:5000/team/cs:codex
+FAKE_IMAGES='my/img:1 my/img:pi' cs --image my/img:1 --interactive pi
+t "--image with another tag runs exactly that image" image_is my/img:1
+t "... without asking the engine for another" [ ! -f "$FAKE_DIR/queries" ]
+cs --image 'my/img@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef' --interactive pi
+t "--image with a digest runs exactly that image" image_is 'my/img@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef'
+FAKE_IMAGES='localhost/cli-sandbox:codex' cs --dry-run --interactive codex
+t "--dry-run shows the CLI's own image" grep -qxF "  'localhost/cli-sandbox:codex' \\" "$T/out"
+
 # ---------------------------------------------------------------- build
 cs build --build-arg A=1 --no-cache
-t "build runs ENGINE build -t IMAGE ARGS REPO" expect docker build -t cli-sandbox:latest --build-arg A=1 --no-cache "$repo"
+t "build runs ENGINE build -t IMAGE ARGS REPO" expect docker build -t localhost/cli-sandbox:latest --build-arg A=1 --no-cache "$repo"
+cs codex build --no-cache
+t "CLI build: the codex target, tagged localhost/cli-sandbox:codex" expect docker build -t localhost/cli-sandbox:codex --target codex --no-cache "$repo"
+cs --image my/img:1 pi build
+t "CLI build with --image NAME:TAG: that exact name" expect docker build -t my/img:1 --target pi "$repo"
+cs --engine podman --image my/img claude build
+t "CLI build with --image REPOSITORY: REPOSITORY:claude" expect podman build -t my/img:claude --target claude "$repo"
 ln -s "$CS" "$T/bin/cli-sandbox-link"
 rm -f "$FAKE_DIR/args"
 (cd "$T/plain" && "$T/bin/cli-sandbox-link" --engine podman --image x/y build >/dev/null 2>&1)
 t "build through a symlink still finds the repository" expect podman build -t x/y "$repo"
 cs --dry-run build
-t "build --dry-run prints the command" out_is "$(printf "docker \\\\\n  'build' \\\\\n  '-t' \\\\\n  'cli-sandbox:latest' \\\\\n  '%s'" "$repo")"
+t "build --dry-run prints the command" out_is "$(printf "docker \\\\\n  'build' \\\\\n  '-t' \\\\\n  'localhost/cli-sandbox:latest' \\\\\n  '%s'" "$repo")"
 
 # ---------------------------------------------------------------- engine selection
 # $T/min: the POSIX tools only (no engine, no nc, curl or wget); $T/only-*: one fake engine.
@@ -451,12 +498,17 @@ t "doctor --json without the image: ok is false" jq_is 'j["ok"]' False
 t "doctor --json without the image: the image check fails" jq_is 'c["image"]["ok"]' False
 t "doctor --json without the image: its fix is to build" jq_is '"cli-sandbox build" in c["image"]["fix"]' True
 t "doctor --json without the image: the other checks pass" jq_is '[c[k]["ok"] for k in ("engine", "endpoint", "workspace")]' "[True, True, True]"
-t "doctor asked the engine about the image" grep -qx cli-sandbox:latest "$FAKE_DIR/queries"
+t "doctor asked the engine about the image" grep -qx localhost/cli-sandbox:latest "$FAKE_DIR/queries"
 FAKE_IMAGE_RC=1 cs doctor --managed "http://127.0.0.1:$port"
 t "doctor (text) without the image: exit non-zero" [ "$rc" -ne 0 ]
 t "doctor (text): the failure and its fix are printed" grep -q '^FAIL image: .*' "$T/out"
 t "doctor (text): a 'fix:' line follows" grep -q '^ *fix: build it: host/cli-sandbox build' "$T/out"
 t "doctor (text): passing checks say ok" grep -q '^ok   engine: docker answers' "$T/out"
+FAKE_IMAGES=localhost/cli-sandbox:codex cs codex doctor --json --managed "http://127.0.0.1:$port"
+t "doctor for codex with only codex's own image: the image check passes and names it" \
+	jq_is '(c["image"]["ok"], c["image"]["detail"])' "(True, \"localhost/cli-sandbox:codex is present (codex's own image)\")"
+FAKE_IMAGES=localhost/cli-sandbox:codex cs doctor --json --managed "http://127.0.0.1:$port"
+t "doctor for claude with only codex's own image: the image check fails" jq_is 'c["image"]["ok"]' False
 FAKE_VERSION_RC=1 cs doctor --json --managed "http://127.0.0.1:$port"
 t "doctor: an engine that does not answer fails engine and image" jq_is '(j["ok"], c["engine"]["ok"], c["image"]["ok"])' "(False, False, False)"
 cs doctor --json --managed "http://127.0.0.1:$closed"
@@ -525,7 +577,7 @@ for shell in dash bash-posix; do
 	t "$shell: managed claude, exact arguments" expect docker run "$COMMON" \
 		-v "$HOME/.claude:/home/node/.claude" \
 		-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000/v1 \
-		"$GIT_ENV" cli-sandbox:latest -- claude "it's"
+		"$GIT_ENV" localhost/cli-sandbox:latest -- claude "it's"
 	SH_UNDER_TEST='sh'
 done
 
