@@ -1,20 +1,30 @@
-# cli-sandbox image: one AI coding CLI (claude, codex or pi) started by cli-sandbox-init,
-# which programs the egress firewall, drops every privilege and runs the CLI as `node`.
+# cli-sandbox image: an AI coding CLI (claude, codex or pi) started by cli-sandbox-init,
+# which programs the egress firewall, drops every privilege and runs the CLI as `node`,
+# on top of a developer toolset from Debian trixie.
+#
+# Targets: the default (last) target `all` holds the three CLIs, CMD claude; the targets
+# `claude`, `codex` and `pi` hold that one CLI only, and it is their CMD.
 #
 # Production build (registry reachable):
-#   docker build -t cli-sandbox:latest .
-# Offline build from locally made Debian images (tests/image/make-base-image.sh):
+#   docker build -t localhost/cli-sandbox:latest .
+#   docker build --target codex -t localhost/cli-sandbox:codex .
+# Offline build from locally made Debian images (image/build.sh does this):
 #   podman build --network host --runtime runc \
 #     --build-arg BUILD_BASE=localhost/cli-sandbox-base:trixie \
 #     --build-arg RUNTIME_BASE=localhost/cli-sandbox-base:trixie \
-#     --build-arg INSTALL_NODEJS_FROM_APT=1 -t cli-sandbox:latest .
+#     --build-arg INSTALL_NODEJS_FROM_APT=1 -t localhost/cli-sandbox:latest .
+#
+# Layers, from the bottom: the base, the toolset (one RUN, shared by every target), each
+# CLI's npm tree (made once in a stage of its own and copied in, so the four images never
+# download a CLI twice and the all-in-one shares its claude layer with the claude image),
+# the init, a check. Changing the C code rebuilds only the last two.
 #
 # Build arguments:
 #   BUILD_BASE               Debian trixie image for the build stage (default debian:trixie)
 #   RUNTIME_BASE             image with Node.js >= 20 (default node:20-trixie-slim); with
 #                            INSTALL_NODEJS_FROM_APT=1 a plain Debian trixie image is enough
-#   INSTALL_NODEJS_FROM_APT  1: install Debian's nodejs + npm, use npm for the CLIs, then
-#                            purge npm again (it is not needed at run time)
+#   INSTALL_NODEJS_FROM_APT  1: Debian's nodejs in the image; Debian's npm only in the
+#                            stages that install the CLIs (it never reaches the image)
 #   CLAUDE_CODE_VERSION, CODEX_VERSION, PI_VERSION   pinned CLI versions (docs/cli-wiring.md)
 #   FETCH_PROVIDER_RANGES    1 (default): fetch the interactive profile's provider range
 #                            files at build time; 0: build without network access to them
@@ -23,10 +33,13 @@
 # Build secret (optional): extra_ca, a PEM bundle that npm should trust in addition to
 # the system CAs (a TLS-inspecting proxy between the builder and the npm registry):
 #   --secret id=extra_ca,src=/etc/ssl/certs/ca-certificates.crt
-# It is mounted for the npm step only and never stored in the image.
+# It is mounted for the npm steps only and never stored in the image.
 
 ARG BUILD_BASE=debian:trixie
 ARG RUNTIME_BASE=node:20-trixie-slim
+ARG CLAUDE_CODE_VERSION=2.1.197
+ARG CODEX_VERSION=0.171.0
+ARG PI_VERSION=0.73.1
 
 # ---------------------------------------------------------------------------------------
 FROM ${BUILD_BASE} AS build
@@ -62,31 +75,33 @@ RUN set -eux; \
     fi; \
     install -D -m 0644 /src/image/pi-base-url.js /out/usr/local/share/cli-sandbox/pi-base-url.js
 
+
 # ---------------------------------------------------------------------------------------
-FROM ${RUNTIME_BASE} AS runtime
+# The runtime base of every target: the toolset and the node user. No build argument but
+# INSTALL_NODEJS_FROM_APT is in scope before this RUN, so it stays cached across builds.
+FROM ${RUNTIME_BASE} AS toolset
 
 ARG INSTALL_NODEJS_FROM_APT=0
-ARG CLAUDE_CODE_VERSION=2.1.197
-ARG CODEX_VERSION=0.171.0
-ARG PI_VERSION=0.73.1
-ARG VERSION=0.1.0
-ARG IMAGE_SOURCE=
-ARG IMAGE_LICENSES=NOASSERTION
 
-# One layer: OS packages, the node user, the three CLIs, then every cleanup, so that
-# nothing removed here (npm from apt, caches, package lists) stays in a lower layer.
-# ripgrep and fd-find: pi uses rg/fdfind from PATH instead of downloading them.
-# claude's postinstall copies its glibc binary into place; an npm without "libc"
-# filtering (Debian's npm 9) also fetches the musl build, which nothing uses: removed.
-RUN --mount=type=secret,id=extra_ca \
-    set -eux; \
+# What an agent reaches for in everyday work, all from Debian trixie (Docker's own CLI
+# only: docker-cli ships /usr/bin/docker, no daemon). fd-find calls itself fdfind; the
+# fd link is the name people and models type. pi uses rg and fdfind from PATH instead of
+# downloading them. setuid/setgid bits are cleared in this same layer (nothing the CLIs
+# run needs them, and no_new_privs would ignore them anyway).
+RUN set -eux; \
     export DEBIAN_FRONTEND=noninteractive; \
     apt-get update; \
     node_pkgs=; \
-    if [ "$INSTALL_NODEJS_FROM_APT" = 1 ]; then node_pkgs='nodejs npm'; fi; \
+    if [ "$INSTALL_NODEJS_FROM_APT" = 1 ]; then node_pkgs=nodejs; fi; \
     apt-get install -y --no-install-recommends \
-        ca-certificates git ripgrep fd-find $node_pkgs; \
+        ca-certificates curl git openssh-client ripgrep fd-find gh \
+        jq make patch diffutils less procps psmisc tree unzip zip file \
+        nano vim-tiny \
+        python3 python3-venv python3-pip build-essential \
+        bubblewrap docker-cli \
+        $node_pkgs; \
     node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)'; \
+    ln -s /usr/bin/fdfind /usr/local/bin/fd; \
     \
     if ! getent group node >/dev/null; then groupadd --gid 1000 node; fi; \
     if ! getent passwd node >/dev/null; then \
@@ -97,49 +112,117 @@ RUN --mount=type=secret,id=extra_ca \
     test "$(getent passwd node | cut -d: -f6)" = /home/node; \
     install -d -o node -g node -m 0755 /home/node /workspace; \
     \
-    if [ -s /run/secrets/extra_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca; fi; \
-    npm install --global --prefix /usr/local --no-audit --no-fund --no-update-notifier \
-        "@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}" \
-        "@openai/codex@${CODEX_VERSION}" \
-        "@mariozechner/pi-coding-agent@${PI_VERSION}"; \
-    rm -rf /usr/local/lib/node_modules/@anthropic-ai/claude-code/node_modules/@anthropic-ai/claude-code-linux-*-musl \
-           /usr/local/lib/node_modules/@anthropic-ai/claude-code-linux-*-musl; \
-    export HOME=/tmp/cli-version-check; \
-    test "$(claude --version)" = "${CLAUDE_CODE_VERSION} (Claude Code)"; \
-    test "$(codex --version)" = "codex-cli ${CODEX_VERSION}"; \
-    test "$(pi --version 2>&1)" = "${PI_VERSION}"; \
-    export HOME=/root; unset NODE_EXTRA_CA_CERTS; \
-    \
-    npm cache clean --force; \
-    if [ "$INSTALL_NODEJS_FROM_APT" = 1 ]; then \
-        apt-get purge -y --auto-remove npm; \
-        node --version; \
-    fi; \
+    find / -xdev -type f -perm /6000 -exec chmod u-s,g-s {} +; \
     apt-get clean; \
     rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt/* /var/log/dpkg.log \
-           /root/.npm /root/.cache /root/.config /tmp/* /tmp/.[!.]* /var/tmp/*
+           /root/.cache /tmp/* /tmp/.[!.]* /var/tmp/*
 
-COPY --from=build /out/ /
-
-# No setuid/setgid binaries (nothing the CLIs run needs them, and no_new_privs would
-# ignore them anyway), and none of the tools the firewall design rules out.
-RUN set -eux; \
-    find / -xdev -type f -perm /6000 -exec chmod u-s,g-s {} +; \
-    test -z "$(find / -xdev -type f -perm /6000 -print -quit)"; \
-    for tool in sudo iptables ip6tables ipset dig nslookup jq; do \
-        if command -v "$tool" >/dev/null; then echo "unexpected $tool in the image" >&2; exit 1; fi; \
-    done; \
-    /usr/local/sbin/cli-sandbox-init --version
-
+ARG VERSION=0.1.0
+ARG IMAGE_SOURCE=
+ARG IMAGE_LICENSES=NOASSERTION
 LABEL org.opencontainers.image.title="cli-sandbox" \
       org.opencontainers.image.description="Runs one AI coding CLI (claude, codex or pi) as an unprivileged user behind an nftables egress firewall programmed by cli-sandbox-init" \
       org.opencontainers.image.source="${IMAGE_SOURCE}" \
       org.opencontainers.image.licenses="${IMAGE_LICENSES}" \
-      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.version="${VERSION}"
+WORKDIR /workspace
+ENTRYPOINT ["/usr/local/sbin/cli-sandbox-init"]
+
+# ---------------------------------------------------------------------------------------
+# npm, for the stages below only: each installs one CLI into /opt/cli, a prefix of its
+# own, which the targets copy to /usr/local (npm's bin links are relative).
+FROM ${RUNTIME_BASE} AS npm
+
+ARG INSTALL_NODEJS_FROM_APT=0
+
+RUN set -eux; \
+    if [ "$INSTALL_NODEJS_FROM_APT" = 1 ]; then \
+        apt-get update; \
+        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+            ca-certificates nodejs npm; \
+    fi; \
+    npm --version
+
+FROM npm AS npm-claude
+ARG CLAUDE_CODE_VERSION
+# claude's postinstall copies its glibc binary into place; an npm without "libc"
+# filtering (Debian's npm 9) also fetches the musl build, which nothing uses: removed.
+RUN --mount=type=secret,id=extra_ca \
+    set -eux; \
+    if [ -s /run/secrets/extra_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca; fi; \
+    npm install --global --prefix /opt/cli --no-audit --no-fund --no-update-notifier \
+        "@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}"; \
+    rm -rf /opt/cli/lib/node_modules/@anthropic-ai/claude-code/node_modules/@anthropic-ai/claude-code-linux-*-musl \
+           /opt/cli/lib/node_modules/@anthropic-ai/claude-code-linux-*-musl \
+           /opt/cli/lib/node_modules/.package-lock.json
+
+FROM npm AS npm-codex
+ARG CODEX_VERSION
+RUN --mount=type=secret,id=extra_ca \
+    set -eux; \
+    if [ -s /run/secrets/extra_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca; fi; \
+    npm install --global --prefix /opt/cli --no-audit --no-fund --no-update-notifier \
+        "@openai/codex@${CODEX_VERSION}"; \
+    rm -rf /opt/cli/lib/node_modules/.package-lock.json
+
+FROM npm AS npm-pi
+ARG PI_VERSION
+RUN --mount=type=secret,id=extra_ca \
+    set -eux; \
+    if [ -s /run/secrets/extra_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca; fi; \
+    npm install --global --prefix /opt/cli --no-audit --no-fund --no-update-notifier \
+        "@mariozechner/pi-coding-agent@${PI_VERSION}"; \
+    rm -rf /opt/cli/lib/node_modules/.package-lock.json
+
+# ---------------------------------------------------------------------------------------
+# The targets. Each: toolset, its CLI tree(s), the init, then image/check-image.sh, which
+# fails the build on a setuid/setgid file, a forbidden tool (sudo, iptables, nft, a
+# Docker daemon...), a missing tool, or a CLI that is missing, not the pinned version,
+# or present although this target does not ship it.
+FROM toolset AS claude
+ARG CLAUDE_CODE_VERSION
+COPY --from=npm-claude /opt/cli/ /usr/local/
+COPY --from=build /out/ /
+RUN --mount=type=bind,source=image/check-image.sh,target=/tmp/check-image.sh \
+    sh /tmp/check-image.sh "claude=${CLAUDE_CODE_VERSION}"
+LABEL io.cli-sandbox.cli="claude" \
+      io.cli-sandbox.claude-code.version="${CLAUDE_CODE_VERSION}"
+CMD ["claude"]
+
+FROM toolset AS codex
+ARG CODEX_VERSION
+COPY --from=npm-codex /opt/cli/ /usr/local/
+COPY --from=build /out/ /
+RUN --mount=type=bind,source=image/check-image.sh,target=/tmp/check-image.sh \
+    sh /tmp/check-image.sh "codex=${CODEX_VERSION}"
+LABEL io.cli-sandbox.cli="codex" \
+      io.cli-sandbox.codex.version="${CODEX_VERSION}"
+CMD ["codex"]
+
+FROM toolset AS pi
+ARG PI_VERSION
+COPY --from=npm-pi /opt/cli/ /usr/local/
+COPY --from=build /out/ /
+RUN --mount=type=bind,source=image/check-image.sh,target=/tmp/check-image.sh \
+    sh /tmp/check-image.sh "pi=${PI_VERSION}"
+LABEL io.cli-sandbox.cli="pi" \
+      io.cli-sandbox.pi.version="${PI_VERSION}"
+CMD ["pi"]
+
+# The default target, last: all three CLIs (claude first, so that this layer is the claude
+# image's own).
+FROM toolset AS all
+ARG CLAUDE_CODE_VERSION
+ARG CODEX_VERSION
+ARG PI_VERSION
+COPY --from=npm-claude /opt/cli/ /usr/local/
+COPY --from=npm-codex /opt/cli/ /usr/local/
+COPY --from=npm-pi /opt/cli/ /usr/local/
+COPY --from=build /out/ /
+RUN --mount=type=bind,source=image/check-image.sh,target=/tmp/check-image.sh \
+    sh /tmp/check-image.sh "claude=${CLAUDE_CODE_VERSION}" "codex=${CODEX_VERSION}" "pi=${PI_VERSION}"
+LABEL io.cli-sandbox.cli="all" \
       io.cli-sandbox.claude-code.version="${CLAUDE_CODE_VERSION}" \
       io.cli-sandbox.codex.version="${CODEX_VERSION}" \
       io.cli-sandbox.pi.version="${PI_VERSION}"
-
-WORKDIR /workspace
-ENTRYPOINT ["/usr/local/sbin/cli-sandbox-init"]
 CMD ["claude"]

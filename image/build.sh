@@ -1,13 +1,25 @@
 #!/bin/sh
-# Builds the cli-sandbox image without a container registry: a Debian trixie
-# base made with debootstrap (tests/image/make-base-image.sh), Node.js from
-# Debian, and the pinned CLIs from npm.  Root and podman needed.
+# Builds the cli-sandbox image without a container registry: a Debian trixie base made
+# with debootstrap (tests/image/make-base-image.sh), Node.js from Debian, the pinned CLIs
+# from npm. Run as root; no sudo needed. What it needs (podman, runc, debootstrap) it
+# installs itself with apt-get.
 #
-#   sudo sh image/build.sh [IMAGE]        (default IMAGE: localhost/cli-sandbox:latest)
+#   sh image/build.sh [--cli LIST] [IMAGE]
 #
-# Where a registry is reachable, `docker build -t cli-sandbox .` (or
-# `host/cli-sandbox build`) uses the official debian:trixie and node images
-# instead.  Environment:
+# IMAGE (default localhost/cli-sandbox:latest, the name host/cli-sandbox runs by default)
+# is the all-in-one image. LIST is a comma-separated choice of all (the default), claude,
+# codex and pi: each CLI's own image (that CLI only, and its CMD) is tagged REPOSITORY:CLI,
+# REPOSITORY being IMAGE without its tag, e.g. localhost/cli-sandbox:codex, which is where
+# host/cli-sandbox looks for it. All of them share the base and toolset layers, and every
+# CLI is downloaded once.
+#
+# The images are built with podman. When host/cli-sandbox would run docker here
+# (CLI_SANDBOX_ENGINE=docker, or docker installed and CLI_SANDBOX_ENGINE unset), they are
+# also loaded into docker (podman save | docker load).
+#
+# Where a registry is reachable, `host/cli-sandbox build` (docker build) uses the
+# official debian:trixie and node images instead.  Environment:
+#   CLI_SANDBOX_ENGINE      docker or podman: where host/cli-sandbox will look for the images
 #   CLI_SANDBOX_BASE_IMAGE  the local base (default localhost/cli-sandbox-base:trixie)
 #   CLI_SANDBOX_EXTRA_CA    a PEM bundle npm trusts during the build, for a TLS-inspecting
 #                           proxy (default: the host's bundle; empty: none)
@@ -16,20 +28,81 @@
 #   BUILD_ARGS              more `podman build` options, e.g. --build-arg FETCH_PROVIDER_RANGES=0
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+die() { echo "image/build.sh: $*" >&2; exit 1; }
+usage() { die "usage: sh image/build.sh [--cli all,claude,codex,pi] [IMAGE]"; }
+
+clis=all
+while [ $# -gt 0 ]; do
+	case $1 in
+	--cli) [ $# -ge 2 ] || usage; clis=$2; shift 2 ;;
+	--cli=*) clis=${1#--cli=}; shift ;;
+	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[ $# -le 1 ] || usage
 IMAGE=${1:-localhost/cli-sandbox:latest}
 BASE=${CLI_SANDBOX_BASE_IMAGE:-localhost/cli-sandbox-base:trixie}
 EXTRA_CA=${CLI_SANDBOX_EXTRA_CA-/etc/ssl/certs/ca-certificates.crt}
 PODMAN_ARGS=${PODMAN_ARGS:---runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1000:1000}
 
-[ "$(id -u)" -eq 0 ] || { echo "image/build.sh: run as root (debootstrap and podman)" >&2; exit 1; }
-command -v podman >/dev/null 2>&1 || { echo "image/build.sh: podman is missing; apt-get install podman runc" >&2; exit 1; }
+# REPOSITORY: IMAGE without its tag (a ':' in the last path component; a registry's
+# host:port stays).
+case $IMAGE in
+'' | -* | *@*) die "bad image name '$IMAGE': use REPOSITORY[:TAG], e.g. localhost/cli-sandbox:latest" ;;
+esac
+case ${IMAGE##*/} in
+*:*) REPO=${IMAGE%:*} ;;
+*) REPO=$IMAGE ;;
+esac
+targets='' names=''
+for cli in $(printf '%s' "$clis" | tr ',' ' '); do
+	case $cli in
+	all) name=$IMAGE ;;
+	claude | codex | pi) name=$REPO:$cli ;;
+	*) die "unknown CLI '$cli' in --cli: use all, claude, codex or pi (comma-separated)" ;;
+	esac
+	targets="$targets $cli:$name" names="$names $name"
+done
+[ -n "$targets" ] || usage
+
+engine=${CLI_SANDBOX_ENGINE:-}
+if [ -z "$engine" ]; then
+	if command -v docker >/dev/null 2>&1; then engine=docker; else engine=podman; fi
+fi
+case $engine in
+docker | podman) ;;
+*) die "CLI_SANDBOX_ENGINE=$engine: use docker or podman" ;;
+esac
+
+[ "$(id -u)" -eq 0 ] || die "run as root (debootstrap and podman need it; e.g. sudo sh image/build.sh)"
+sh "$ROOT/scripts/install-packages" podman runc debootstrap debian-archive-keyring ca-certificates
 sh "$ROOT/tests/image/make-base-image.sh" "$BASE"
 secret=""
 if [ -n "$EXTRA_CA" ] && [ -s "$EXTRA_CA" ]; then
 	secret="--secret id=extra_ca,src=$EXTRA_CA"
 fi
-# shellcheck disable=SC2086 # the option lists are split on purpose
-podman build --network host $PODMAN_ARGS $secret \
-	--build-arg BUILD_BASE="$BASE" --build-arg RUNTIME_BASE="$BASE" \
-	--build-arg INSTALL_NODEJS_FROM_APT=1 ${BUILD_ARGS:-} -t "$IMAGE" "$ROOT"
-echo "built $IMAGE ($(podman image inspect --format '{{.Size}}' "$IMAGE") bytes)"
+for t in $targets; do
+	cli=${t%%:*} name=${t#*:}
+	echo "image/build.sh: building $name (target $cli)"
+	# shellcheck disable=SC2086 # the option lists are split on purpose
+	podman build --network host $PODMAN_ARGS $secret \
+		--build-arg BUILD_BASE="$BASE" --build-arg RUNTIME_BASE="$BASE" \
+		--build-arg INSTALL_NODEJS_FROM_APT=1 ${BUILD_ARGS:-} --target "$cli" -t "$name" "$ROOT"
+done
+for name in $names; do
+	echo "built $name ($(podman image inspect --format '{{.Size}}' "$name") bytes)"
+done
+
+if [ "$engine" = docker ]; then
+	if docker version >/dev/null 2>&1; then
+		echo "image/build.sh: loading$names into docker"
+		# shellcheck disable=SC2086 # one word per image
+		podman save -m $names | docker load
+	else
+		echo "image/build.sh: warning: host/cli-sandbox runs docker here, but docker does not answer:" \
+			"start docker and run 'podman save -m$names | docker load'," \
+			"or use podman: export CLI_SANDBOX_ENGINE=podman" >&2
+	fi
+fi

@@ -3,7 +3,9 @@
 #   1. the local Debian trixie base image (make-base-image.sh) and the cli-sandbox image
 #      (Dockerfile; Node.js from Debian via INSTALL_NODEJS_FROM_APT=1);
 #   2. what the image holds: entrypoint, labels, the node user, /workspace, a static
-#      init, no setuid/setgid files, none of sudo/iptables/ipset/dig/jq, the pinned CLIs;
+#      init, no setuid/setgid files, none of sudo/iptables/ipset/nft/dig or a Docker
+#      daemon, the pinned CLIs; each toolset tool does a small job as node (toolset.sh),
+#      and the Docker CLI talks to a socket passed with --group-add;
 #   3. --check and --dry-run without any privilege;
 #   4. the managed profile end to end: the init programs the firewall in a test network
 #      namespace, drops privileges, and each real CLI (claude, codex, pi) gets the mock
@@ -14,11 +16,15 @@
 #   7. invalid configurations stop the container with 78, a missing NET_ADMIN with 71,
 #      and the command never starts;
 #   8. the host script (host/cli-sandbox) runs the image with real podman, and its
-#      doctor --json reports with and without the image.
+#      doctor --json reports with and without the image;
+#   9. the per-CLI images REPOSITORY:claude, :codex and :pi (image/build.sh --cli): one
+#      CLI each, its CMD, the base and toolset layers shared with the all-in-one, each
+#      CLI through the managed firewall, the host script picking a CLI's own image.
 #
 # usage: sh tests/image/run.sh
 # environment:
-#   CLI_SANDBOX_TEST_IMAGE  image to build and test (default localhost/cli-sandbox:test)
+#   CLI_SANDBOX_TEST_IMAGE  image to build and test (default localhost/cli-sandbox:test);
+#                           the per-CLI images are REPOSITORY:claude, :codex and :pi
 #   CLI_SANDBOX_BASE_IMAGE  local Debian base (default localhost/cli-sandbox-base:trixie)
 #   SKIP_IMAGE_BUILD=1      test CLI_SANDBOX_TEST_IMAGE as it is
 #   CLI_SANDBOX_EXTRA_CA    PEM bundle npm trusts during the build (default: the host's
@@ -80,9 +86,10 @@ if [ "${SKIP_IMAGE_BUILD:-0}" != 1 ]; then
 	# The README's main job, as a user runs it; the providers' range files are
 	# not fetched here (no route to them from the test machines).
 	t0=$(date +%s)
+	# All four images (they share every layer up to the CLIs); kept in podman.
 	if ! CLI_SANDBOX_BASE_IMAGE="$BASE" CLI_SANDBOX_EXTRA_CA="$EXTRA_CA" PODMAN_ARGS="$RUNARGS" \
-		BUILD_ARGS="--build-arg FETCH_PROVIDER_RANGES=0" \
-		timeout 3600 sh "$ROOT/image/build.sh" "$IMAGE" >"$WORK/build.log" 2>&1; then
+		BUILD_ARGS="--build-arg FETCH_PROVIDER_RANGES=0" CLI_SANDBOX_ENGINE=podman \
+		timeout 3600 sh "$ROOT/image/build.sh" --cli all,claude,codex,pi "$IMAGE" >"$WORK/build.log" 2>&1; then
 		tail -30 "$WORK/build.log" | note
 		bail "image/build.sh failed"
 	fi
@@ -115,8 +122,8 @@ in_image 'find / -xdev -type f -perm /6000' >"$WORK/suid" 2>&1
 ok "no setuid or setgid files" [ ! -s "$WORK/suid" ]
 note <"$WORK/suid"
 # shellcheck disable=SC2016 # expanded by the shell in the image
-in_image 'for t in sudo iptables ip6tables ipset dig nslookup jq; do command -v "$t"; done' >"$WORK/tools" 2>&1
-ok "no sudo, iptables, ipset, dig, nslookup or jq" [ ! -s "$WORK/tools" ]
+in_image 'for t in sudo iptables ip6tables ipset nft dig nslookup dockerd containerd; do command -v "$t"; done' >"$WORK/tools" 2>&1
+ok "no sudo, iptables, ipset, nft, dig, nslookup, dockerd or containerd" [ ! -s "$WORK/tools" ]
 note <"$WORK/tools"
 in_image 'test -s /usr/local/share/cli-sandbox/pi-base-url.js && test -d /etc/cli-sandbox/profiles' >/dev/null 2>&1
 ok "pi's base-URL extension and the profile directory are installed" [ $? -eq 0 ]
@@ -132,6 +139,48 @@ note <"$WORK/versions"
 ok "claude is the pinned version" grep -qx "$(label io.cli-sandbox.claude-code.version) (Claude Code)" "$WORK/versions"
 ok "codex is the pinned version" grep -qx "codex-cli $(label io.cli-sandbox.codex.version)" "$WORK/versions"
 ok "pi is the pinned version" grep -qx "$(label io.cli-sandbox.pi.version)" "$WORK/versions"
+
+# --- 2b. the toolset, as node, through the init ---------------------------------------
+# (interactive with the firewall skipped and no network: only the tools are under test)
+as_node() {  # as_node ENGINE-OPTIONS... -- COMMAND...: started by the init, run as node
+	opts=''
+	while [ "$1" != -- ]; do opts="$opts $1"; shift; done
+	shift
+	# shellcheck disable=SC2086 # $opts holds several options
+	prun --network none --cap-drop ALL --cap-add SETUID,SETGID,SETPCAP --security-opt no-new-privileges \
+		-e CLI_SANDBOX_EGRESS_PROFILE=interactive -e SKIP_EGRESS_FIREWALL=true $opts "$IMAGE" "$@"
+}
+cp "$HERE/toolset.sh" "$WORK/toolset.sh" && chmod 644 "$WORK/toolset.sh"
+as_node -v "$WORK/toolset.sh:/toolset.sh:ro" -- sh /toolset.sh >"$WORK/toolset.out" 2>"$WORK/toolset.err"
+grep -v '^ok ' "$WORK/toolset.out" | note
+tail -3 "$WORK/toolset.err" | note
+for tool in git ssh rg fd fdfind gh jq make patch diff less ps pstree killall tree zip unzip file \
+	nano vi python3 venv+pip pip3 gcc g++ curl bwrap docker node no-dockerd; do
+	ok "toolset: $tool does its job as node" grep -qxF "ok $tool" "$WORK/toolset.out"
+done
+
+# The documented --docker-socket workflow: an engine socket of another group, mounted at
+# /var/run/docker.sock and that group added; `docker ps` as node reaches it. A stand-in
+# for the engine answers on the socket (tests/dockerd.sh's tests use a real one).
+mkdir -p "$WORK/engine" && chmod 755 "$WORK/engine"
+python3 "$HERE/fake_docker_api.py" --socket "$WORK/engine/docker.sock" --log "$WORK/engine.log" \
+	--group 4242 --max-seconds 300 >/dev/null 2>&1 &
+engine_pid=$!
+i=0
+while [ ! -S "$WORK/engine/docker.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+as_node -v "$WORK/engine/docker.sock:/var/run/docker.sock" --group-add 4242 -- docker ps \
+	>"$WORK/docker-ps.out" 2>&1
+rc=$?
+note <"$WORK/docker-ps.out"
+ok "docker ps as node, socket group added: exit 0 (got $rc)" [ $rc -eq 0 ]
+ok "docker ps lists the engine's container" grep -q 'fake-engine-container' "$WORK/docker-ps.out"
+ok "docker ps asked the engine through the socket" grep -q '^GET /v[0-9.]*/containers/json' "$WORK/engine.log"
+as_node -v "$WORK/engine/docker.sock:/var/run/docker.sock" -- docker ps >"$WORK/docker-ps-nogroup.out" 2>&1
+rc=$?
+ok "docker ps without the socket's group: refused (got $rc)" \
+	sh -c "[ $rc -ne 0 ] && grep -qi 'permission denied' '$WORK/docker-ps-nogroup.out'"
+kill "$engine_pid" 2>/dev/null
+wait "$engine_pid" 2>/dev/null
 
 # --- 3. no privileges needed for --check and --dry-run -------------------------------
 URL=http://192.0.2.1:8080
@@ -346,6 +395,60 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 img = [c for c in d["checks"] if c["name"] == "image"]
 sys.exit(0 if d["ok"] is False and img and img[0]["ok"] is False else 1)' "$WORK/doctor-no.json"
+
+# --- 9. the per-CLI images -------------------------------------------------------------
+case ${IMAGE##*/} in *:*) REPO=${IMAGE%:*} ;; *) REPO=$IMAGE ;; esac
+layers() { podman image inspect --format '{{range .RootFS.Layers}}{{println .}}{{end}}' "$1"; }
+base_layers=$(layers "$BASE" | grep -c .)
+layers "$IMAGE" >"$WORK/layers-all"
+for cli in claude codex pi; do
+	img=$REPO:$cli
+	if ! podman image exists "$img"; then
+		if [ "${SKIP_IMAGE_BUILD:-0}" = 1 ]; then echo "# SKIP $img: not built (SKIP_IMAGE_BUILD=1)"; continue; fi
+		ok "$img was built" false
+		continue
+	fi
+	echo "# $img size: $(podman image inspect --format '{{.Size}}' "$img") bytes"
+	ok "$img: CMD is $cli" [ "$(podman image inspect --format '{{json .Config.Cmd}}' "$img")" = "[\"$cli\"]" ]
+	ok "$img: ENTRYPOINT is the init" \
+		[ "$(podman image inspect --format '{{json .Config.Entrypoint}}' "$img")" = '["/usr/local/sbin/cli-sandbox-init"]' ]
+	ok "$img: label io.cli-sandbox.cli is $cli" \
+		[ "$(podman image inspect --format '{{index .Config.Labels "io.cli-sandbox.cli"}}' "$img")" = "$cli" ]
+	layers "$img" >"$WORK/layers-$cli"
+	shared=$((base_layers + 1))
+	[ "$cli" != claude ] || shared=$((base_layers + 2))
+	ok "$img shares its first $shared layers (base, toolset$([ "$cli" = claude ] && echo ', claude') with $IMAGE" \
+		sh -c "[ \$(grep -c . '$WORK/layers-$cli') -gt $shared ] && [ \"\$(head -n $shared '$WORK/layers-$cli')\" = \"\$(head -n $shared '$WORK/layers-all')\" ]"
+	# shellcheck disable=SC2016 # expanded by the shell in the image
+	prun --network none --entrypoint /bin/sh "$img" -c \
+		'for c in claude codex pi; do command -v "$c" >/dev/null && echo "has $c"; done; for c in git jq docker; do command -v "$c"; done' \
+		>"$WORK/has-$cli" 2>&1
+	ok "$img holds $cli and no other CLI" [ "$(grep '^has ' "$WORK/has-$cli")" = "has $cli" ]
+	ok "$img holds the toolset (git, jq, docker)" [ "$(grep -c '^/' "$WORK/has-$cli")" -eq 3 ]
+done
+# Each CLI in its own image, managed, through the firewall to the mock gateway.
+if podman image exists "$REPO:claude" && podman image exists "$REPO:codex" && podman image exists "$REPO:pi"; then
+	ALL_IMAGE=$IMAGE  # sandboxed() runs $IMAGE
+	IMAGE=$REPO:claude; managed own-claude claude -p "say pong"
+	IMAGE=$REPO:codex; managed own-codex codex exec --skip-git-repo-check "say pong"
+	IMAGE=$REPO:pi; managed own-pi pi -p "say pong"
+	IMAGE=$ALL_IMAGE
+	for cli in claude codex pi; do
+		ok "$REPO:$cli: $cli prints the gateway's reply in the managed profile (exit $(cat "$WORK/own-$cli.rc"))" \
+			grep -qF "$REPLY" "$WORK/own-$cli.out"
+	done
+	# The host script, given the repository without a tag, runs a CLI's own image.
+	host_script --image "$REPO" --dry-run codex >"$WORK/host-own.dry" 2>&1
+	ok "host script: --image $REPO runs $REPO:codex for codex" grep -qxF "  '$REPO:codex' \\" "$WORK/host-own.dry"
+	host_script --image "$REPO" --workspace "$WORK/ws" --dry-run claude >"$WORK/host-own-claude.dry" 2>&1
+	ok "host script: --image $REPO runs $REPO:claude for claude" grep -qxF "  '$REPO:claude' \\" "$WORK/host-own-claude.dry"
+	: >"$WORK/gateway.log"
+	host_script --image "$REPO" --workspace "$WORK/ws" claude -- -p "say pong" \
+		>"$WORK/host-own.out" 2>"$WORK/host-own.err"
+	rc=$?
+	tail -3 "$WORK/host-own.err" | note
+	ok "host script: claude in its own image prints the gateway's reply (exit $rc)" grep -qF "$REPLY" "$WORK/host-own.out"
+fi
 
 echo "# init binary size: $(in_image 'stat -c %s /usr/local/sbin/cli-sandbox-init') bytes"
 echo "# image size: $(podman image inspect --format '{{.Size}}' "$IMAGE") bytes"
