@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "entrypoint/first_run.h"
+
 static char *const default_argv[] = { CS_DEFAULT_COMMAND, NULL };
 
 /* How each CLI is pointed at a model gateway and kept quiet; the evidence for
@@ -119,6 +121,17 @@ static int wire(const struct cs_config *cfg, const struct cli_wiring *w, char *c
 	return 0;
 }
 
+/* Where the CLI keeps its state (entrypoint/first_run.h): inside the folder
+ * the host script mounts, unless the operator named another. */
+static int add_state_dir(struct command *cmd, const char *cli, const struct cs_user *user,
+			 char *const envp[], struct cs_error *err)
+{
+	char dir[sizeof(user->home) + 16];
+	const char *var = cli_state_dir(cli, user->home, dir, sizeof(dir));
+
+	return var && !env_lookup(envp, var) ? add_var(cmd, var, dir, err) : 0;
+}
+
 int command_build(const struct cs_config *cfg, const struct cs_user *user,
 		  char *const envp[], char *const argv_in[], const char *pi_extension,
 		  struct command *cmd, struct cs_error *err)
@@ -143,6 +156,8 @@ int command_build(const struct cs_config *cfg, const struct cs_user *user,
 	    add_var(cmd, "LOGNAME", user->name[0] ? user->name : ids, err))
 		return -1;
 	if (w && wire(cfg, w, envp, argv, pi_extension, cmd, err))
+		return -1;
+	if (w && add_state_dir(cmd, w->name, user, envp, err))
 		return -1;
 
 	while (argv[argc])

@@ -3,7 +3,7 @@
  * main() is the pipeline, one stage per statement, in order:
  *   arguments -> configuration -> user -> command -> policy -> ruleset
  *   model -> digest | report (--check, --dry-run) | firewall -> privilege
- *   drop -> the irreversible boundary -> launch.
+ *   drop -> the irreversible boundary -> first run (as the user) -> launch.
  * The dry-run and the real start share every stage up to the last renderer
  * (the report prints nft text or JSON, the firewall sends the netlink
  * batch).  Each stage is a library call or a thin wrapper below it. */
@@ -18,6 +18,7 @@
 #include "caps/drop.h"
 #include "caps/user_db.h"
 #include "entrypoint/command.h"
+#include "entrypoint/first_run.h"
 #include "entrypoint/pipeline.h"
 #include "entrypoint/report.h"
 #include "entrypoint/supervisor.h"
@@ -219,6 +220,7 @@ int main(int argc, char **argv, char **envp)
 	 * The firewall is up and every privilege is gone for good.  From here
 	 * on the init never stops on an error of its own: the supervisor only
 	 * warns, and the container ends with the command's status. */
+	first_run_prepare(pl.command.cli, pl.cfg.has_url, pl.env);  /* as the user; only warns */
 	status = launch(&pl);
 	goto out;
 stop:

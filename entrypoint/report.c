@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "entrypoint/first_run.h"
 #include "netfilter/render.h"
 
 #define CAPS_TEXT "all: permitted, effective, inheritable and ambient emptied; bounding set emptied and securebits locked when CAP_SETPCAP is held; no_new_privs set"
@@ -108,6 +109,7 @@ void report_summary(const struct pipeline *pl, FILE *out)
 int report_nft(const struct pipeline *pl, FILE *out)
 {
 	const struct policy *p = &pl->policy;
+	const char *first;
 
 	fputs("# cli-sandbox-init dry run: what a real start does, in order.\n", out);
 	fprintf(out, "# profile: %s\n", cs_profile_name(pl->cfg.profile));
@@ -169,6 +171,8 @@ int report_nft(const struct pipeline *pl, FILE *out)
 		print_escaped(out, pl->command.added[i].value);
 		fputc('\n', out);
 	}
+	if ((first = first_run_describe(pl->command.cli, pl->cfg.has_url)))
+		fprintf(out, "# first run: %s\n", first);
 	if (p->firewall && render_nft(&pl->ruleset, out))
 		return -1;
 	return ferror(out) ? -1 : 0;
@@ -241,6 +245,11 @@ int report_json(const struct pipeline *pl, FILE *out)
 	json_decref(uname);
 	if (!root)
 		return -1;
+	{
+		const char *first = first_run_describe(pl->command.cli, pl->cfg.has_url);
+
+		json_object_set_new(json_object_get(root, "exec"), "first_run", first ? json_string(first) : json_null());
+	}
 	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(root);
