@@ -166,12 +166,16 @@ t "managed claude (the default CLI): exact docker arguments" expect docker run "
 	-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000/v1 \
 	"$GIT_ENV" localhost/cli-sandbox:latest -- claude
 t "the settings folder ~/.claude is created" [ -d "$HOME/.claude" ]
+if [ "$(id -u)" = 0 ]; then
+	t "run as root, the folder it creates belongs to the container's uid 1000" [ "$(stat -c %u:%g "$HOME/.claude")" = 1000:1000 ]
+fi
 
+# claude keeps .claude.json in CLAUDE_CONFIG_DIR (~/.claude), so ~/.claude.json is not mounted.
 : >"$HOME/.claude.json"
 cs --engine podman --managed http://192.0.2.1:4000 claude -- -p "it's \"quoted\"" "\$HOME" 'two
 lines'
-t "managed claude with ~/.claude.json and CLI args: exact podman arguments" expect podman run "$COMMON" \
-	-v "$HOME/.claude:/home/node/.claude" -v "$HOME/.claude.json:/home/node/.claude.json" \
+t "managed claude with CLI args, ~/.claude.json left out: exact podman arguments" expect podman run "$COMMON" \
+	-v "$HOME/.claude:/home/node/.claude" \
 	-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000 \
 	"$GIT_ENV" localhost/cli-sandbox:latest -- claude -p "it's \"quoted\"" "\$HOME" 'two
 lines'
