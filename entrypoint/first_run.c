@@ -177,11 +177,10 @@ enum first_run_result first_run_claude(const char *dir, const char *api_key, cha
 	}
 	if (api_key && api_key[0]) {
 		size_t n = strlen(api_key);
-		bool before = changed;
 
-		if (approve_key(root, api_key + (n > CLAUDE_KEY_TAIL ? n - CLAUDE_KEY_TAIL : 0), &changed))
+		if (approve_key(root, api_key + (n > CLAUDE_KEY_TAIL ? n - CLAUDE_KEY_TAIL : 0), &approved))
 			goto oom;
-		approved = changed && !before;
+		changed = changed || approved;
 	}
 	if (!changed) {
 		res = FIRST_RUN_UNCHANGED;

@@ -20,6 +20,7 @@
 #   9. the per-CLI images REPOSITORY:claude, :codex and :pi (image/build.sh --cli): one
 #      CLI each, its CMD, the base and toolset layers shared with the all-in-one, each
 #      CLI through the managed firewall, the host script picking a CLI's own image.
+#  10. tests/image/tui.sh: each CLI's TUI in tmux through the host script, on a fresh home.
 #
 # usage: sh tests/image/run.sh
 # environment:
@@ -449,6 +450,8 @@ if podman image exists "$REPO:claude" && podman image exists "$REPO:codex" && po
 	tail -3 "$WORK/host-own.err" | note
 	ok "host script: claude in its own image prints the gateway's reply (exit $rc)" grep -qF "$REPLY" "$WORK/host-own.out"
 fi
+
+. "$HERE/tui.sh"  # 10. a person at a terminal: the three TUIs in tmux (tests/image/tui.sh)
 
 echo "# init binary size: $(in_image 'stat -c %s /usr/local/sbin/cli-sandbox-init') bytes"
 echo "# image size: $(podman image inspect --format '{{.Size}}' "$IMAGE") bytes"

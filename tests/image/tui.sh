@@ -26,7 +26,6 @@ if ! type prun >/dev/null 2>&1; then
 	ROOT=$(cd "$HERE/../.." && pwd)
 	. "$ROOT/tests/netns/topology.sh"
 	IMAGE=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}
-	RUNARGS=${PODMAN_RUN_ARGS:---runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1000:1000}
 	WORK=$(mktemp -d /tmp/cli-sandbox-tui-test.XXXXXX)
 	chmod 755 "$WORK"
 	n=0
@@ -70,13 +69,16 @@ else
 		--reply "$TUI_REPLY" --log "$TUI_GWLOG" --max-seconds 900 >"$WORK/tui-gw.out" 2>"$WORK/tui-gw.err"
 	topo_wait_tcp "$NS_GW" 192.0.2.1 8090 || ok "the TUI tests' gateway started" false
 
-	# A fresh home, as a new user with uid 1000 (the image's node) has it: the
-	# state folders exist and are empty; the host script mounts the CLI's one.
-	mkdir -p "$TUI_HOME/.claude" "$TUI_HOME/.codex" "$TUI_HOME/.pi" "$TUI_WS"
-	chown -R 1000:1000 "$TUI_HOME" "$TUI_WS"
+	# A fresh, empty home: the host script creates the CLI's state folder and,
+	# run as root like here, gives it to the container's uid 1000.
+	mkdir -p "$TUI_HOME" "$TUI_WS"
+	chown 1000:1000 "$TUI_WS"
 
 	screen() {  # screen CLI: the pane as text, wrapped lines joined
 		tmux capture-pane -p -J -t "$TUI_TAG-$1" 2>/dev/null
+	}
+	history() {  # history CLI: everything the pane showed, scrolled-off lines too
+		tmux capture-pane -p -J -S - -t "$TUI_TAG-$1" 2>/dev/null | sed 's/[[:space:]]*$//'
 	}
 	on_screen() {  # on_screen CLI FIXED-STRING
 		screen "$1" | grep -qF -- "$2"
@@ -116,20 +118,20 @@ else
 		tmux kill-session -t "$TUI_TAG-$_c" 2>/dev/null
 		podman rm -f --time 2 "$TUI_TAG-$_c" >/dev/null 2>&1
 	}
-	# to_prompt CLI READY: answer the dialogs that are a person's decision until READY
-	# shows; fails at a first-run screen that cannot work, or after 90 s.
+	# to_prompt CLI READY ALT: answer the dialogs that are a person's decision until
+	# READY or ALT shows; fails at a first-run screen that cannot work, or after 90 s.
 	# Records what was answered in $WORK/tui-CLI.dialogs.
 	to_prompt() {
-		_c=$1 _ready=$2 _i=0
+		_c=$1 _ready=$2 _alt=$3 _i=0
 		: >"$WORK/tui-$_c.dialogs"
 		while [ $_i -lt 8 ]; do
 			_i=$((_i + 1))
-			_seen=$(wait_for "$_c" 90 "$_ready" 'Yes, I trust this folder' 'Bypass Permissions mode' \
+			_seen=$(wait_for "$_c" 90 "$_ready" "$_alt" 'Yes, I trust this folder' 'Bypass Permissions mode' \
 				'Do you trust the contents of this directory' \
 				'Unable to connect to Anthropic services' 'Detected a custom API key' \
 				'Sign in with ChatGPT' '[tui exited]') || return 1
 			case $_seen in
-			"$_ready") return 0 ;;
+			"$_ready" | "$_alt") return 0 ;;
 			'Yes, I trust this folder')
 				echo "trust dialog (answered: yes, the default)" >>"$WORK/tui-$_c.dialogs"
 				tmux send-keys -t "$TUI_TAG-$_c" Enter ;;
@@ -149,17 +151,20 @@ else
 		done
 		return 1
 	}
-	# tui_case CLI READY QUIT-KEYS...: one full first run and a second start.
+	is_ready() { [ -n "$1" ] && { [ "$1" = "$_rdy" ] || [ "$1" = "$_alt_rdy" ]; }; }
+	# tui_case CLI READY ALT QUIT-KEYS...: one full first run and a second start;
+	# READY or ALT on the screen means the prompt is there.
 	tui_case() {
-		_cli=$1 _rdy=$2
-		shift 2
+		_cli=$1 _rdy=$2 _alt_rdy=$3
+		shift 3
 		: >"$TUI_GWLOG"
 		tui_start "$_cli"
-		to_prompt "$_cli" "$_rdy"
+		to_prompt "$_cli" "$_rdy" "$_alt_rdy"
 		_rc=$?
-		screen "$_cli" >"$WORK/tui-$_cli.first"
+		history "$_cli" >"$WORK/tui-$_cli.first"
+		[ -s "$WORK/tui-$_cli.dialogs" ] || echo "no dialog" >"$WORK/tui-$_cli.dialogs"
 		note <"$WORK/tui-$_cli.dialogs"
-		ok "tui $_cli: a fresh home reaches the prompt ($(tail -n 1 "$WORK/tui-$_cli.dialogs" 2>/dev/null))" [ $_rc -eq 0 ]
+		ok "tui $_cli: a fresh home reaches the prompt ($(tail -n 1 "$WORK/tui-$_cli.dialogs"))" [ $_rc -eq 0 ]
 		if [ $_rc -eq 0 ]; then
 			tmux send-keys -t "$TUI_TAG-$_cli" -l "What does the gateway say?"
 			sleep 1
@@ -169,25 +174,30 @@ else
 		screen "$_cli" >"$WORK/tui-$_cli.screen"
 		cp "$TUI_GWLOG" "$WORK/tui-$_cli.gw"
 		echo "# tui $_cli: screen after the question, then the gateway log:"
-		grep -v '^[[:space:]]*$' "$WORK/tui-$_cli.screen" | tail -n 12 | note
+		sed 's/[[:space:]]*$//' "$WORK/tui-$_cli.screen" | grep -v '^$' | tail -n 12 | note
 		note <"$WORK/tui-$_cli.gw"
 		ok "tui $_cli: the typed question gets the gateway's answer on the screen" \
 			grep -qF "$TUI_REPLY" "$WORK/tui-$_cli.screen"
 		tui_stop "$_cli" "$@"
 		# Second start in the same home: what the first run kept is found again.
 		tui_start "$_cli"
-		wait_for "$_cli" 90 "$_rdy" 'Yes, I trust this folder' 'Detected a custom API key' \
+		wait_for "$_cli" 90 "$_rdy" "$_alt_rdy" 'Yes, I trust this folder' 'Detected a custom API key' \
 			'Sign in with ChatGPT' 'Unable to connect to Anthropic services' '[tui exited]' >"$WORK/tui-$_cli.second"
 		screen "$_cli" >"$WORK/tui-$_cli.second-screen"
-		ok "tui $_cli: a second start in the same home goes straight to the prompt (got: $(cat "$WORK/tui-$_cli.second"))" \
-			[ "$(cat "$WORK/tui-$_cli.second")" = "$_rdy" ]
+		_got=$(cat "$WORK/tui-$_cli.second")
+		ok "tui $_cli: a second start in the same home goes straight to the prompt (got: $_got)" \
+			is_ready "$_got"
 		tui_stop "$_cli" "$@"
 	}
 
 	# claude: its first-run onboarding would check api.anthropic.com; the init
 	# marks it complete and approves the given key in $CLAUDE_CONFIG_DIR/.claude.json.
-	tui_case claude "? for shortcuts" C-c C-c
+	# Its status line says "? for shortcuts", or "bypass permissions on" when the
+	# managed profile turns claude's autonomy on.
+	tui_case claude "? for shortcuts" "bypass permissions on" C-c C-c
 	ok "tui claude: the gateway logged POST /v1/messages" grep -q '^POST /v1/messages' "$WORK/tui-claude.gw"
+	ok "tui claude: the init said what it wrote for the first run" \
+		grep -q "first run through the gateway: marked claude's onboarding complete and approved the given ANTHROPIC_API_KEY" "$WORK/tui-claude.first"
 	ok "tui claude: its state is in the mounted ~/.claude (.claude.json, onboarding complete)" \
 		grep -q '"hasCompletedOnboarding": *true' "$TUI_HOME/.claude/.claude.json"
 	ok "tui claude: the trust answer persisted there too" \
@@ -196,13 +206,15 @@ else
 
 	# codex: its TUI ignores OPENAI_API_KEY until an API-key login exists; the init
 	# writes the one codex's own API-key login writes, $CODEX_HOME/auth.json.
-	tui_case codex "? for shortcuts" C-c C-c
+	tui_case codex "? for shortcuts" "? for shortcuts" C-c C-c
 	ok "tui codex: the gateway logged the Responses API (/responses)" grep -q ' /responses' "$WORK/tui-codex.gw"
+	ok "tui codex: the init said what it wrote for the first run" \
+		grep -q "first run through the gateway: wrote codex's API-key login" "$WORK/tui-codex.first"
 	ok "tui codex: the API-key login is in the mounted ~/.codex/auth.json (mode 600)" sh -c "
 		grep -q '\"auth_mode\": *\"apikey\"' '$TUI_HOME/.codex/auth.json' &&
 		[ \"\$(stat -c %a '$TUI_HOME/.codex/auth.json')\" = 600 ]"
 
-	tui_case pi "escape interrupt" C-c C-c C-d
+	tui_case pi "escape interrupt" "escape interrupt" C-c C-c C-d
 	ok "tui pi: the gateway logged POST /v1/messages" grep -q '^POST /v1/messages' "$WORK/tui-pi.gw"
 	ok "tui pi: its sessions are in the mounted ~/.pi/agent" \
 		sh -c "find '$TUI_HOME/.pi/agent/sessions' -name '*.jsonl' | grep -q ."
@@ -212,5 +224,5 @@ fi
 if [ "$tui_standalone" = 1 ]; then
 	echo "1..$n"
 	echo "$((n - failures)) passed, $failures failed"
-	[ $failures -eq 0 ]
+	[ "$failures" -eq 0 ]
 fi

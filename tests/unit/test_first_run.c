@@ -117,6 +117,8 @@ int main(void)
 	/* claude, fresh folder: the onboarding mark and the key's last 20 characters. */
 	r = first_run_claude(dir, "sk-ant-0123456789abcdefghijKLMNOPQRST", what, sizeof(what));
 	CHECK(r == FIRST_RUN_WRITTEN, "fresh claude: %s", what);
+	CHECK(strstr(what, "marked claude's onboarding complete and approved the given ANTHROPIC_API_KEY in ") != NULL,
+	      "says both: %s", what);
 	j = load(".claude.json");
 	CHECK(j && json_is_true(json_object_get(j, "hasCompletedOnboarding")), "onboarding marked");
 	CHECK(j && str_at(j, "customApiKeyResponses", "approved", 0) &&
@@ -133,6 +135,7 @@ int main(void)
 	chmod((snprintf(buf, sizeof(buf), "%s/.claude.json", dir), buf), 0640);
 	r = first_run_claude(dir, "short-key", what, sizeof(what));
 	CHECK(r == FIRST_RUN_WRITTEN, "merge: %s", what);
+	CHECK(strncmp(what, "marked claude's onboarding complete and approved", 48) == 0, "merge says both: %s", what);
 	j = load(".claude.json");
 	CHECK(j && strcmp(json_string_value(json_object_get(j, "firstStartTime")), "x") == 0, "other values kept");
 	CHECK(j && json_is_true(json_object_get(json_object_get(json_object_get(j, "projects"), "/workspace"),
@@ -156,6 +159,7 @@ int main(void)
 	clear();
 	r = first_run_claude(dir, NULL, what, sizeof(what));
 	CHECK(r == FIRST_RUN_WRITTEN, "token: %s", what);
+	CHECK(strstr(what, "approved") == NULL, "a token approves nothing: %s", what);
 	j = load(".claude.json");
 	CHECK(j && !json_object_get(j, "customApiKeyResponses"), "no key responses for a token");
 	json_decref(j);
