@@ -208,8 +208,6 @@ else
 	# writes the one codex's own API-key login writes, $CODEX_HOME/auth.json.
 	tui_case codex "? for shortcuts" "? for shortcuts" C-c C-c
 	ok "tui codex: the gateway logged the Responses API (/responses)" grep -q ' /responses' "$WORK/tui-codex.gw"
-	ok "tui codex: the init said what it wrote for the first run" \
-		grep -q "first run through the gateway: wrote codex's API-key login" "$WORK/tui-codex.first"
 	ok "tui codex: the API-key login is in the mounted ~/.codex/auth.json (mode 600)" sh -c "
 		grep -q '\"auth_mode\": *\"apikey\"' '$TUI_HOME/.codex/auth.json' &&
 		[ \"\$(stat -c %a '$TUI_HOME/.codex/auth.json')\" = 600 ]"
