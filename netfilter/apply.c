@@ -1,12 +1,14 @@
 #include "netfilter/apply.h"
 
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "netfilter/nl_transport.h"
 #include "netfilter/readback.h"
 #include "netfilter/render_netlink.h"
 
-int firewall_apply(const struct nf_ruleset *rs, struct cs_error *err)
+static int apply_once(const struct nf_ruleset *rs, struct cs_error *err)
 {
 	struct mnl_socket *nl = nl_open(err);
 	struct nl_batch *b;
@@ -19,5 +21,75 @@ int firewall_apply(const struct nf_ruleset *rs, struct cs_error *err)
 		rc = 0;
 	nl_batch_free(b);
 	mnl_socket_close(nl);
+	return rc;
+}
+
+/* A view of rs without its log rules: its own chains and rule arrays, the
+ * sets shared (free it with free_view, never ruleset_free). */
+static int view_without_log(const struct nf_ruleset *rs, struct nf_ruleset *v)
+{
+	*v = *rs;
+	v->chains = calloc(rs->n_chains + 1, sizeof(*v->chains));
+	if (!v->chains)
+		return -1;
+	for (size_t i = 0; i < rs->n_chains; i++) {
+		const struct nf_chain *c = &rs->chains[i];
+		struct nf_chain *d = &v->chains[i];
+
+		*d = *c;
+		d->n_rules = 0;
+		d->rules = calloc(c->n_rules + 1, sizeof(*d->rules));
+		if (!d->rules)
+			return -1;
+		for (size_t j = 0; j < c->n_rules; j++)
+			if (c->rules[j].verdict != NF_VERDICT_LOG)
+				d->rules[d->n_rules++] = c->rules[j];
+		d->cap_rules = c->n_rules + 1;
+	}
+	return 0;
+}
+
+static void free_view(struct nf_ruleset *v)
+{
+	for (size_t i = 0; v->chains && i < v->n_chains; i++)
+		free(v->chains[i].rules);
+	free(v->chains);
+}
+
+static bool has_log(const struct nf_ruleset *rs)
+{
+	for (size_t i = 0; i < rs->n_chains; i++)
+		for (size_t j = 0; j < rs->chains[i].n_rules; j++)
+			if (rs->chains[i].rules[j].verdict == NF_VERDICT_LOG)
+				return true;
+	return false;
+}
+
+/* The block log must never cost the start: a kernel without nft's log or
+ * limit expression (or nfnetlink_log) refuses the whole batch, so the same
+ * ruleset without its log rules is tried once more.  Those rules decide
+ * nothing, so every verdict is the same; only the logging is lost, and the
+ * warning says so.  When that fails too, its error is the start's. */
+int firewall_apply(const struct nf_ruleset *rs, struct cs_error *err)
+{
+	struct cs_error first;
+	struct nf_ruleset plain;
+	int rc;
+
+	if (apply_once(rs, err) == 0)
+		return 0;
+	if (!has_log(rs))
+		return -1;
+	first = *err;
+	if (view_without_log(rs, &plain)) {
+		free_view(&plain);
+		return -1;
+	}
+	rc = apply_once(&plain, err);
+	free_view(&plain);
+	if (rc == 0)
+		cs_warn("the kernel refused the block log's rules (%s); the firewall is programmed without them, "
+			"with the same verdicts: refusals are not logged, and the ruleset differs from --dry-run's by those rules",
+			first.msg);
 	return rc;
 }

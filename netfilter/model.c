@@ -159,7 +159,7 @@ static bool rule_ok(const struct nf_ruleset *rs, const struct nf_rule *r)
 	if (r->verdict == NF_VERDICT_REJECT_RESET)
 		return rule_is_tcp(r);
 	return r->verdict == NF_VERDICT_ACCEPT || r->verdict == NF_VERDICT_DROP ||
-	       r->verdict == NF_VERDICT_REJECT_ADMIN;
+	       r->verdict == NF_VERDICT_REJECT_ADMIN || r->verdict == NF_VERDICT_LOG;
 }
 
 int ruleset_add_rule(struct nf_ruleset *rs, size_t chain, const struct nf_rule *rule)
@@ -240,6 +240,23 @@ struct nf_match nf_match_ct_orig_dport(uint16_t port)
 struct nf_match nf_match_skuid(uint32_t uid)
 {
 	return (struct nf_match){ .kind = MATCH_SKUID, .u.uid = uid };
+}
+
+size_t ruleset_strip_log(struct nf_ruleset *rs)
+{
+	size_t removed = 0;
+
+	for (size_t i = 0; i < rs->n_chains; i++) {
+		struct nf_chain *c = &rs->chains[i];
+		size_t kept = 0;
+
+		for (size_t j = 0; j < c->n_rules; j++)
+			if (c->rules[j].verdict != NF_VERDICT_LOG)
+				c->rules[kept++] = c->rules[j];
+		removed += c->n_rules - kept;
+		c->n_rules = kept;
+	}
+	return removed;
 }
 
 size_t ruleset_n_rules(const struct nf_ruleset *rs)

@@ -25,7 +25,24 @@ enum nf_verdict {
 	NF_VERDICT_DROP,
 	NF_VERDICT_REJECT_ADMIN,  /* reject with icmpx admin-prohibited */
 	NF_VERDICT_REJECT_RESET,  /* reject with tcp reset: only in a rule that matches TCP */
+	/* Not a verdict: the rule's statements are "limit rate ... log group
+	 * ...", so a rate-limited copy of the packet's headers goes to the
+	 * block log (NF_LOG_GROUP) and the packet goes on to the next rule.
+	 * The builder puts one before each refusal, with the same matches. */
+	NF_VERDICT_LOG,
 };
+
+/* The block log's NFLOG group and the limits of every log rule.  Each log
+ * rule has its own token bucket (an anonymous limit): a flood of refused
+ * packets costs the kernel one bucket test per packet and sends PID 1 at
+ * most NF_LOG_RATE messages per second per rule after a burst of
+ * NF_LOG_BURST.  The snap length covers an IPv4 or IPv6 header, a few
+ * extension headers and the transport ports; nothing of the payload is
+ * needed.  docs/block-log.md explains the choice. */
+#define NF_LOG_GROUP 1701
+#define NF_LOG_SNAPLEN 128
+#define NF_LOG_RATE 10      /* packets per second, per log rule */
+#define NF_LOG_BURST 50     /* packets */
 
 /* ct state bits, as the kernel defines them (host byte order). */
 enum nf_ct_state {
@@ -131,6 +148,11 @@ struct nf_match nf_match_dport(uint8_t l4proto, uint16_t port);
 struct nf_match nf_match_ct_orig_daddr(uint32_t addr, uint8_t len);
 struct nf_match nf_match_ct_orig_dport(uint16_t port);
 struct nf_match nf_match_skuid(uint32_t uid);
+
+/* Removes every NF_VERDICT_LOG rule (the firewall without its block log,
+ * for a kernel that cannot log); the verdicts are unchanged, since a log
+ * rule never decides anything.  Returns the number removed. */
+size_t ruleset_strip_log(struct nf_ruleset *rs);
 
 /* The number of rules in every chain together, for log lines. */
 size_t ruleset_n_rules(const struct nf_ruleset *rs);

@@ -79,8 +79,19 @@ static json_t *verdict_json(enum nf_verdict v)
 		return json_pack("{s:{s:s, s:s}}", "reject", "type", "icmpx", "expr", "admin-prohibited");
 	case NF_VERDICT_REJECT_RESET:
 		return json_pack("{s:{s:s}}", "reject", "type", "tcp reset");
+	case NF_VERDICT_LOG:
+		break;  /* two statements: see rule_json */
 	}
 	return NULL;
+}
+
+/* "limit rate R/second burst B packets log group G snaplen S" */
+static int append_log(json_t *expr)
+{
+	return json_array_append_new(expr, json_pack("{s:{s:i, s:i, s:s}}", "limit", "rate", NF_LOG_RATE,
+						     "burst", NF_LOG_BURST, "per", "second")) ||
+	       json_array_append_new(expr, json_pack("{s:{s:i, s:i}}", "log", "group", NF_LOG_GROUP,
+						     "snaplen", NF_LOG_SNAPLEN));
 }
 
 static json_t *elem_json(struct ipv4_range r)
@@ -126,7 +137,8 @@ static json_t *rule_json(const struct nf_ruleset *rs, const struct nf_chain *c, 
 	for (size_t k = 0; k < r->n_matches; k++)
 		if (json_array_append_new(expr, match_json(rs, &r->matches[k])))
 			return json_decref(o), json_decref(expr), NULL;
-	if (json_array_append_new(expr, verdict_json(r->verdict)))
+	if (r->verdict == NF_VERDICT_LOG ? append_log(expr) :
+	    json_array_append_new(expr, verdict_json(r->verdict)))
 		return json_decref(o), json_decref(expr), NULL;
 	json_object_set_new(o, "expr", expr);
 	return o;

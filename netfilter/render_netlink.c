@@ -171,9 +171,35 @@ static int render_match(struct nftnl_rule *r, const struct nf_ruleset *rs, const
 	return -1;
 }
 
+/* "limit rate R/second burst B packets log group G snaplen S", with every
+ * attribute the kernel reports back (the readback compares them). */
+static int render_log(struct nftnl_rule *r)
+{
+	struct nftnl_expr *l = nftnl_expr_alloc("limit"), *g;
+
+	if (!l)
+		return -1;
+	nftnl_expr_set_u64(l, NFTNL_EXPR_LIMIT_RATE, NF_LOG_RATE);
+	nftnl_expr_set_u64(l, NFTNL_EXPR_LIMIT_UNIT, 1);  /* per second */
+	nftnl_expr_set_u32(l, NFTNL_EXPR_LIMIT_BURST, NF_LOG_BURST);
+	nftnl_expr_set_u32(l, NFTNL_EXPR_LIMIT_TYPE, NFT_LIMIT_PKTS);
+	nftnl_expr_set_u32(l, NFTNL_EXPR_LIMIT_FLAGS, 0);
+	nftnl_rule_add_expr(r, l);
+	g = nftnl_expr_alloc("log");
+	if (!g)
+		return -1;
+	nftnl_expr_set_u16(g, NFTNL_EXPR_LOG_GROUP, NF_LOG_GROUP);
+	nftnl_expr_set_u32(g, NFTNL_EXPR_LOG_SNAPLEN, NF_LOG_SNAPLEN);
+	nftnl_expr_set_u16(g, NFTNL_EXPR_LOG_QTHRESHOLD, 0);
+	return put(r, g);
+}
+
 static int render_verdict(struct nftnl_rule *r, enum nf_verdict v)
 {
 	struct nftnl_expr *e;
+
+	if (v == NF_VERDICT_LOG)
+		return render_log(r);
 
 	if (v == NF_VERDICT_REJECT_ADMIN) {
 		e = nftnl_expr_alloc("reject");

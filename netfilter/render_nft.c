@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define CS_STR_(x) #x
+#define CS_STR(x) CS_STR_(x)
+
 static void print_prefix(FILE *out, struct nf_prefix p)
 {
 	char b[IPV4_TEXT_MAX];
@@ -54,6 +57,9 @@ static const char *verdict_text(enum nf_verdict v)
 	case NF_VERDICT_DROP: return "drop";
 	case NF_VERDICT_REJECT_ADMIN: return "reject with icmpx admin-prohibited";
 	case NF_VERDICT_REJECT_RESET: return "reject with tcp reset";
+	case NF_VERDICT_LOG:
+		return "limit rate " CS_STR(NF_LOG_RATE) "/second burst " CS_STR(NF_LOG_BURST)
+		       " packets log group " CS_STR(NF_LOG_GROUP) " snaplen " CS_STR(NF_LOG_SNAPLEN);
 	}
 	return "drop";
 }

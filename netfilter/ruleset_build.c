@@ -30,16 +30,33 @@ static const uint8_t dns_protos[] = { IPPROTO_UDP, IPPROTO_TCP };
  * user-defined network it forwards what it cannot answer itself. */
 #define DOCKER_DNS 0x7f00000bu  /* 127.0.0.11 */
 
+/* The block log: before a refusal, a rule with the same matches sends a
+ * rate-limited copy of the packet's headers to the NFLOG group PID 1 reads
+ * (docs/block-log.md).  It decides nothing: the packet goes on to the
+ * refusal, whatever the limit says. */
+static int add_log(struct nf_ruleset *rs, int chain, const char *comment,
+		   size_t n, const struct nf_match *m)
+{
+	struct nf_rule r = { .n_matches = n, .verdict = NF_VERDICT_LOG };
+
+	if (chain < 0 || n > NF_MAX_MATCHES)
+		return -1;
+	if (n)
+		memcpy(r.matches, m, n * sizeof(*m));
+	snprintf(r.comment, sizeof(r.comment), "%s: logged to the block log, rate-limited", comment);
+	return ruleset_add_rule(rs, (size_t)chain, &r);
+}
+
 /* How every refusal fails fast: TCP gets a reset (immediate, even where an
  * ICMP error could never come back, as to an IPv6 link-local peer; MPTCP is
  * TCP on the wire), everything else ICMP admin-prohibited.  `n` extra
- * matches narrow both rules. */
+ * matches narrow both rules, and the log rule before them. */
 static int add_refusal(struct nf_ruleset *rs, int chain, const char *comment,
 		       size_t n, const struct nf_match *m)
 {
 	struct nf_rule r = { .n_matches = n + 1, .verdict = NF_VERDICT_REJECT_RESET };
 
-	if (chain < 0 || n + 1 > NF_MAX_MATCHES)
+	if (chain < 0 || n + 1 > NF_MAX_MATCHES || add_log(rs, chain, comment, n, m))
 		return -1;
 	if (n)
 		memcpy(r.matches, m, n * sizeof(*m));
@@ -53,10 +70,18 @@ static int add_refusal(struct nf_ruleset *rs, int chain, const char *comment,
 	return ruleset_add_rule(rs, (size_t)chain, &r);
 }
 
-/* The refusal of a rule that already names its protocol. */
-static enum nf_verdict refusal_of(uint8_t l4proto)
+/* The refusal of a rule that already names its protocol, logged first. */
+static int add_proto_refusal(struct nf_ruleset *rs, int chain, uint8_t l4proto,
+			     const char *comment, size_t n, const struct nf_match *m)
 {
-	return l4proto == IPPROTO_TCP ? NF_VERDICT_REJECT_RESET : NF_VERDICT_REJECT_ADMIN;
+	struct nf_rule r = { .n_matches = n, .verdict = l4proto == IPPROTO_TCP ?
+			     NF_VERDICT_REJECT_RESET : NF_VERDICT_REJECT_ADMIN };
+
+	if (chain < 0 || n > NF_MAX_MATCHES || add_log(rs, chain, comment, n, m))
+		return -1;
+	memcpy(r.matches, m, n * sizeof(*m));
+	snprintf(r.comment, sizeof(r.comment), "%s", comment);
+	return ruleset_add_rule(rs, (size_t)chain, &r);
 }
 
 static bool names_docker_dns(const struct policy *p)
@@ -92,15 +117,19 @@ static int add_dns_rules(struct nf_ruleset *rs, int out, const struct policy *p)
 				nf_match_skuid(0), nf_match_l4proto(dns_protos[k]),
 				nf_match_ct_orig_dport(53)))
 				return -1;
-	for (size_t k = 0; k < 2; k++)
-		if (add(rs, out, refusal_of(dns_protos[k]),
-			"no DNS anywhere else, judged by the destination before NAT", 2,
-			nf_match_l4proto(dns_protos[k]), nf_match_ct_orig_dport(53)))
+	for (size_t k = 0; k < 2; k++) {
+		struct nf_match m[2] = { nf_match_l4proto(dns_protos[k]), nf_match_ct_orig_dport(53) };
+
+		if (add_proto_refusal(rs, out, dns_protos[k],
+				      "no DNS anywhere else, judged by the destination before NAT", 2, m))
 			return -1;
-	for (size_t k = 0; k < 2; k++)
-		if (add(rs, out, refusal_of(dns_protos[k]), "no DNS, untracked packets included", 1,
-			nf_match_dport(dns_protos[k], 53)))
+	}
+	for (size_t k = 0; k < 2; k++) {
+		struct nf_match m = nf_match_dport(dns_protos[k], 53);
+
+		if (add_proto_refusal(rs, out, dns_protos[k], "no DNS, untracked packets included", 1, &m))
 			return -1;
+	}
 	/* Nothing else reaches the resolver, on any port: a query sent straight
 	 * to a real port would be answered (container names) and forwarded.
 	 * Matched after NAT, where the DNAT has kept the address. */

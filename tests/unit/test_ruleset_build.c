@@ -12,6 +12,48 @@ static const struct nf_chain *chain(const struct nf_ruleset *rs, const char *nam
 	return NULL;
 }
 
+/* Every refusal of the output chain comes after a log rule with the same
+ * matches (the reset rule of a pair may add its TCP match), no log rule
+ * decides anything, and nothing else is logged.  Then the log rules are
+ * stripped, so the checks below see the verdicts alone. */
+static void check_block_log(struct nf_ruleset *rs)
+{
+	const struct nf_chain *out = chain(rs, "output");
+	size_t logs = 0, refusals = 0, removed;
+
+	if (!out)
+		return;
+	for (size_t i = 0; i < out->n_rules; i++) {
+		const struct nf_rule *r = &out->rules[i], *log = NULL;
+
+		if (r->verdict == NF_VERDICT_LOG) {
+			logs++;
+			CHECK(i + 1 < out->n_rules && (out->rules[i + 1].verdict == NF_VERDICT_REJECT_RESET ||
+						       out->rules[i + 1].verdict == NF_VERDICT_REJECT_ADMIN),
+			      "log rule %zu is followed by a refusal", i);
+			continue;
+		}
+		if (r->verdict != NF_VERDICT_REJECT_RESET && r->verdict != NF_VERDICT_REJECT_ADMIN)
+			continue;
+		refusals++;
+		/* the log rule is right before, or before the pair's reset rule */
+		for (size_t j = i; j-- > 0 && j + 2 >= i && !log;)
+			if (out->rules[j].verdict == NF_VERDICT_LOG)
+				log = &out->rules[j];
+		CHECK(log != NULL, "refusal %zu (%s) is logged first", i, r->comment);
+		if (log)
+			CHECK(log->n_matches <= r->n_matches &&
+			      memcmp(log->matches, r->matches, log->n_matches * sizeof(log->matches[0])) == 0,
+			      "the log rule before refusal %zu has its matches", i);
+	}
+	CHECK(logs > 0 && refusals > logs && refusals <= 2 * logs, "%zu log rules for %zu refusals", logs, refusals);
+	removed = ruleset_strip_log(rs);
+	CHECK(removed == logs, "strip removes the %zu log rules (%zu)", logs, removed);
+	for (size_t c = 0; c < rs->n_chains; c++)
+		for (size_t i = 0; i < rs->chains[c].n_rules; i++)
+			CHECK(rs->chains[c].rules[i].verdict != NF_VERDICT_LOG, "no log rule is left");
+}
+
 static void test_managed(void)
 {
 	struct policy p;
@@ -21,6 +63,7 @@ static void test_managed(void)
 	const struct nf_rule *last, *gw;
 
 	CHECK(fixture_managed(&p) == 0 && ruleset_build(&p, &rs, &err) == 0, "build");
+	check_block_log(&rs);
 	CHECK_STR(rs.table, "cli_sandbox");
 	CHECK(rs.n_chains == 3 && rs.n_sets == 0, "3 chains, no set");
 	in = chain(&rs, "input");
@@ -77,6 +120,7 @@ static void test_interactive_grouping(void)
 	const struct nf_set *s443 = NULL, *s22 = NULL;
 
 	CHECK(fixture_interactive(&p) == 0 && ruleset_build(&p, &rs, &err) == 0, "build");
+	check_block_log(&rs);
 	for (size_t i = 0; i < rs.n_sets; i++) {
 		if (strcmp(rs.sets[i].name, "allow_tcp_443") == 0)
 			s443 = &rs.sets[i];
