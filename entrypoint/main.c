@@ -17,6 +17,7 @@
 #include "base/status.h"
 #include "caps/drop.h"
 #include "caps/user_db.h"
+#include "entrypoint/block_log.h"
 #include "entrypoint/command.h"
 #include "entrypoint/first_run.h"
 #include "entrypoint/pipeline.h"
@@ -213,6 +214,7 @@ int main(int argc, char **argv, char **envp)
 	/* The real start changes the kernel's state; a failure still stops it
 	 * (71) before the command runs. */
 	if (program_firewall(&pl, &err) ||
+	    block_log_open(&pl) ||  /* never fails: a problem is a warning */
 	    shed_privileges(&pl, &err))
 		goto stop;
 

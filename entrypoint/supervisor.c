@@ -30,6 +30,36 @@ static const int forwarded[] = {
 static sigset_t original_mask;
 static bool prepared;
 
+static struct {
+	int fd;
+	int (*on_ready)(void *ctx);
+	void *ctx;
+} watch = { .fd = -1 };
+
+void supervisor_watch(int fd, int (*on_ready)(void *ctx), void *ctx)
+{
+	watch.fd = fd;
+	watch.on_ready = on_ready;
+	watch.ctx = ctx;
+}
+
+/* The watched descriptor had news: its handler runs (POLLERR too: a
+ * netlink socket reports a lost message that way, and reading clears it),
+ * and a problem with it only ends the watching, never the supervision. */
+static void serve_watch(short revents)
+{
+	const char *why = "its reader gave up";
+
+	if (revents & (POLLIN | POLLERR)) {
+		if (watch.on_ready(watch.ctx) == 0)
+			return;
+	} else {
+		why = revents & POLLNVAL ? "its descriptor is closed" : "its descriptor hung up";
+	}
+	cs_warn("the block log stops here (%s); supervision goes on", why);
+	watch.fd = -1;
+}
+
 static void supervised_set(sigset_t *set)
 {
 	sigemptyset(set);
@@ -172,7 +202,7 @@ static int supervise(int sfd, pid_t child)
 	long long deadline = 0;
 
 	for (;;) {
-		struct pollfd pfd = { .fd = sfd, .events = POLLIN };
+		struct pollfd pfd[2] = { { .fd = sfd, .events = POLLIN }, { .fd = watch.fd, .events = POLLIN } };
 		bool none_left = reap(child, &main_done, &status);
 		int timeout = -1, r;
 
@@ -200,13 +230,16 @@ static int supervise(int sfd, pid_t child)
 
 			timeout = left < 0 ? 0 : (int)left;
 		}
-		r = poll(&pfd, 1, timeout);
+		/* a negative fd is ignored by poll: no watch, one descriptor */
+		r = poll(pfd, 2, timeout);
 		if (r < 0 && errno != EINTR) {
 			cs_warn("poll on the signal descriptor failed (%s); retrying", strerror(errno));
 			nanosleep(&(struct timespec){ .tv_nsec = 100 * 1000 * 1000 }, NULL);
 		}
-		if (r > 0)
+		if (r > 0 && pfd[0].revents)
 			drain(sfd, child, main_done);
+		if (r > 0 && watch.fd >= 0 && pfd[1].revents)
+			serve_watch(pfd[1].revents);
 	}
 	return status;
 }

@@ -10,6 +10,13 @@
  * none is lost between start-up and supervision. */
 void supervisor_prepare_signals(void);
 
+/* One more descriptor for the loop to watch (the block log, the only one):
+ * whenever it is readable the loop calls on_ready(ctx), which must not
+ * block; a non-zero return, or an error or hang-up on the descriptor,
+ * stops the watching and nothing else.  The descriptor must be
+ * close-on-exec: the command never gets it. */
+void supervisor_watch(int fd, int (*on_ready)(void *ctx), void *ctx);
+
 /* Runs argv as a child (in its own process group, which takes the
  * terminal), forwards signals to that group, reaps every zombie; when the
  * child exits, sends SIGTERM to what is left, SIGKILL after a 2 s grace, and

@@ -41,7 +41,7 @@ enum nf_verdict {
  * needed.  docs/block-log.md explains the choice. */
 #define NF_LOG_GROUP 1701
 #define NF_LOG_SNAPLEN 128
-#define NF_LOG_RATE 10      /* packets per second, per log rule */
+#define NF_LOG_RATE 20      /* packets per second, per log rule */
 #define NF_LOG_BURST 50     /* packets */
 
 /* ct state bits, as the kernel defines them (host byte order). */
