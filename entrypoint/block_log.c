@@ -113,7 +113,7 @@ static void on_event(const struct nflog_event *ev, void *ctx)
 /* The supervisor's handler: drains a bounded number of datagrams. */
 static int on_ready(void *ctx)
 {
-	static uint8_t buf[16 * 1024];  /* a logged packet is a few hundred bytes */
+	static uint8_t buf[16 * 1024] __attribute__((aligned(8)));  /* a logged packet: a few hundred bytes */
 	int fd = mnl_socket_get_fd(blog.nl);
 
 	(void)ctx;

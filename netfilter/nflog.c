@@ -208,18 +208,26 @@ static bool parse_message(const struct nlmsghdr *nlh, struct nflog_event *ev)
 size_t nflog_parse(const void *buf, size_t len,
 		   void (*cb)(const struct nflog_event *ev, void *ctx), void *ctx)
 {
-	const struct nlmsghdr *nlh = buf;
-	int left = len > (size_t)INT32_MAX ? INT32_MAX : (int)len;
-	size_t n = 0;
+	const uint8_t *p = buf;
+	size_t left = len, n = 0;
 
-	/* mnl_nlmsg_ok checks that each header and its stated length fit. */
-	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+	/* Not mnl_nlmsg_ok: it compares the length as an int, so a length
+	 * with the top bit set would pass and send the walk off the buffer. */
+	while (left >= sizeof(struct nlmsghdr)) {
+		const struct nlmsghdr *nlh = (const void *)p;
+		size_t l = nlh->nlmsg_len, step = MNL_ALIGN(l);
 		struct nflog_event ev;
 
+		if (l < sizeof(*nlh) || l > left)
+			break;
 		if (parse_message(nlh, &ev)) {
 			cb(&ev, ctx);
 			n++;
 		}
+		if (step >= left)
+			break;
+		p += step;
+		left -= step;
 	}
 	return n;
 }
