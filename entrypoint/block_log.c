@@ -193,6 +193,12 @@ int block_log_open(const struct pipeline *pl)
 	 * show them mixed into the command's output anyway). */
 	blog.to_stderr = !isatty(STDERR_FILENO);
 	blog.file = open_file();
+	if (blog.file < 0 && !blog.to_stderr) {
+		cs_warn("no block log: no file, and stderr is a terminal; the firewall is the same, its refusals are just not reported");
+		mnl_socket_close(blog.nl);
+		blog.nl = NULL;
+		return 0;
+	}
 	if (blog.file >= 0)
 		file_header("started at");
 	supervisor_watch(mnl_socket_get_fd(blog.nl), on_ready, NULL);
