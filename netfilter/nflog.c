@@ -71,8 +71,7 @@ struct mnl_socket *nflog_open(uint16_t group, uint32_t snaplen, struct cs_error 
 		int e = errno;
 
 		cs_fail(err, CS_EXIT_OSERR, "the kernel refused to bind NFLOG group %u (%s%s)", group, strerror(e),
-			e == EBUSY ? ": another listener holds it" :
-			e == EPERM ? ": CAP_NET_ADMIN is needed" :
+			e == EPERM || e == EBUSY ? ": another listener holds it, or CAP_NET_ADMIN is missing" :
 			e == EOPNOTSUPP || e == ENOENT || e == EPROTONOSUPPORT ? ": the kernel has no nfnetlink_log" : "");
 		mnl_socket_close(nl);
 		return NULL;

@@ -60,4 +60,34 @@ ok "the file starts with its header" grep -q '^# cli-sandbox block log, started 
 for c in write unlink replace create; do
 	ok "the command cannot $c the block log" grep -q "^check $c ok" "$TOPO_DIR/out"
 done
+
+# The group already held (another init, still running, bound it): the second
+# start warns, programs the same firewall, and runs its command.
+pid1_in_sbx() {  # pid1_in_sbx OUT COMMAND...: the init as PID 1 in the sandbox
+	out=$1
+	shift
+	timeout 60 ip netns exec "$NS_SBX" unshare --pid --fork --kill-child --mount --mount-proc \
+		sh -c 'mount -t tmpfs -o mode=755 cs-run /run && exec "$@"' sh \
+		env -i PATH=/usr/local/bin:/usr/bin:/bin CLI_SANDBOX_USER=nobody \
+		TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:8080 ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} \
+		"$INIT" -- "$@" > "$out" 2> "$out.err"
+}
+pid1_in_sbx "$TOPO_DIR/holder" sleep 3 &
+holder=$!
+i=0
+until grep -q 'block log: refused egress' "$TOPO_DIR/holder.err" 2> /dev/null || [ $i -ge 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+pid1_in_sbx "$TOPO_DIR/second" python3 -c 'import socket; s = socket.socket(); s.settimeout(2)
+try:
+    s.connect(("192.0.2.1", 9090)); print("connected")
+except ConnectionRefusedError:
+    print("refused")'
+rc=$?
+wait "$holder"
+sed 's/^/# second: /' "$TOPO_DIR/second.err"
+ok "the group held elsewhere: the start still succeeds (exit $rc)" [ $rc -eq 0 ]
+ok "the group held elsewhere: one warning names it" grep -q 'warning: no block log: the kernel refused to bind NFLOG group 1701' "$TOPO_DIR/second.err"
+ok "the group held elsewhere: the firewall still refuses" grep -qx refused "$TOPO_DIR/second"
 t_done
