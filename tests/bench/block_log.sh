@@ -74,7 +74,7 @@ wait_for() {  # wait_for FILE: up to 60 s
 	while [ ! -e "$1" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 	[ -e "$1" ]
 }
-init_pid() { cat /proc/"$BG"/task/"$BG"/children 2> /dev/null | awk '{ print $1 }'; }
+init_pid() { awk '{ print $1 }' /proc/"$BG"/task/"$BG"/children 2> /dev/null; }
 cpu_ms() {  # time PID spent on a CPU, in ms (schedstat: ns; else stat's ticks)
 	if [ -r /proc/"$1"/schedstat ]; then
 		awk '{ printf "%.3f", $1 / 1e6 }' /proc/"$1"/schedstat
