@@ -1,25 +1,67 @@
 #include "netfilter/apply.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "netfilter/nl_query.h"
 #include "netfilter/nl_transport.h"
 #include "netfilter/readback.h"
 #include "netfilter/render_netlink.h"
 
+int firewall_apply_seen(struct mnl_socket *nl, const struct nf_ruleset *rs, bool exists, uint32_t genid,
+			int *attempts, struct cs_error *err)
+{
+	struct nl_query q;
+	int rc = -1;
+
+	*attempts = 0;
+	if (nl_query_init(&q, nl, err))
+		return -1;
+	/* At most twice: a table that appeared since we looked (EEXIST on the
+	 * exclusive create) or any commit since we looked (ERESTART from the
+	 * generation check) gets one more look and the matching batch. */
+	for (;;) {
+		struct nl_batch *b = render_netlink(rs, exists ? NL_TABLE_REPLACE : NL_TABLE_CREATE, genid,
+						    (uint32_t)time(NULL), err);
+		int refused = 0;
+
+		if (!b)
+			break;
+		++*attempts;
+		if (nl_send(nl, b, &refused, err) == 0) {
+			rc = readback_verify(nl, rs, b, err);
+			nl_batch_free(b);
+			break;
+		}
+		nl_batch_free(b);
+		if (*attempts > 1 || (refused != EEXIST && refused != ERESTART))
+			break;  /* err says why; nothing was committed */
+		if (nl_query_table_exists(&q, rs->table, &exists, &genid, err))
+			break;
+	}
+	nl_query_fini(&q);
+	return rc;
+}
+
 static int apply_once(const struct nf_ruleset *rs, struct cs_error *err)
 {
 	struct mnl_socket *nl = nl_open(err);
-	struct nl_batch *b;
-	int rc = -1;
+	struct nl_query q;
+	uint32_t genid = 0;
+	bool exists = true;
+	int attempts, rc = -1;
 
 	if (!nl)
 		return -1;
-	b = render_netlink(rs, (uint32_t)time(NULL), err);
-	if (b && nl_send(nl, b, err) == 0 && readback_verify(nl, rs, err) == 0)
-		rc = 0;
-	nl_batch_free(b);
+	/* A fresh network namespace has no table yet: then the batch deletes
+	 * nothing, and closing the socket pays no RCU grace period. */
+	if (nl_query_init(&q, nl, err) == 0) {
+		if (nl_query_table_exists(&q, rs->table, &exists, &genid, err) == 0)
+			rc = firewall_apply_seen(nl, rs, exists, genid, &attempts, err);
+		nl_query_fini(&q);
+	}
 	mnl_socket_close(nl);
 	return rc;
 }

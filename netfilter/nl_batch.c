@@ -1,6 +1,8 @@
 #include "netfilter/nl_batch.h"
 
+#include <arpa/inet.h>
 #include <linux/netfilter.h>
+#include <linux/netfilter/nfnetlink.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -56,10 +58,13 @@ int nl_batch_add(struct nl_batch *b, const struct nlmsghdr *nlh, const char *wha
 	return nftnl_batch_update(b->pages) < 0 ? -1 : 0;
 }
 
-int nl_batch_begin(struct nl_batch *b)
+int nl_batch_begin(struct nl_batch *b, uint32_t genid)
 {
-	nftnl_batch_begin(nftnl_batch_buffer(b->pages), b->next_seq);
-	return nl_batch_add(b, nftnl_batch_buffer(b->pages), "the batch start");
+	struct nlmsghdr *nlh = nftnl_batch_begin(nftnl_batch_buffer(b->pages), b->next_seq);
+
+	if (genid)
+		mnl_attr_put_u32(nlh, NFNL_BATCH_GENID, htonl(genid));
+	return nl_batch_add(b, nlh, "the batch start");
 }
 
 int nl_batch_end(struct nl_batch *b)
@@ -73,6 +78,26 @@ const char *nl_batch_describe(const struct nl_batch *b, uint32_t seq)
 	size_t i = seq - b->first_seq;
 
 	return i < b->n_desc ? b->desc[i] : NULL;
+}
+
+int nl_batch_foreach(const struct nl_batch *b, int (*fn)(const struct nlmsghdr *nlh, void *ctx), void *ctx)
+{
+	int n_iov = nftnl_batch_iovec_len(b->pages);
+	struct iovec *iov = calloc((size_t)n_iov, sizeof(*iov));
+	int rc = 0;
+
+	if (!iov)
+		return -1;
+	nftnl_batch_iovec(b->pages, iov, (uint32_t)n_iov);
+	for (int i = 0; i < n_iov && !rc; i++) {
+		const struct nlmsghdr *nlh = iov[i].iov_base;
+		int left = (int)iov[i].iov_len;
+
+		for (; !rc && mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left))
+			rc = fn(nlh, ctx);
+	}
+	free(iov);
+	return rc;
 }
 
 size_t nl_batch_acks_expected(const struct nl_batch *b)

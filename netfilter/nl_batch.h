@@ -36,12 +36,18 @@ struct nlmsghdr *nl_batch_next(struct nl_batch *b, uint16_t type, uint16_t flags
  * fresh page when this one is full).  0, or -1 when memory runs out. */
 int nl_batch_add(struct nl_batch *b, const struct nlmsghdr *nlh, const char *what);
 
-/* The BEGIN and END messages that frame the transaction; 0 or -1. */
-int nl_batch_begin(struct nl_batch *b);
+/* The BEGIN and END messages that frame the transaction; 0 or -1.  A
+ * non-zero genid makes the kernel refuse the whole batch (ERESTART) unless
+ * the ruleset is still at that generation. */
+int nl_batch_begin(struct nl_batch *b, uint32_t genid);
 int nl_batch_end(struct nl_batch *b);
 
 /* What message seq carries, or NULL when seq is not one of the batch's. */
 const char *nl_batch_describe(const struct nl_batch *b, uint32_t seq);
+
+/* Calls fn for every message of the batch in order, BEGIN and END
+ * included; stops at the first non-zero return and returns it. */
+int nl_batch_foreach(const struct nl_batch *b, int (*fn)(const struct nlmsghdr *nlh, void *ctx), void *ctx);
 
 /* Every message but BEGIN and END asks for an acknowledgement. */
 size_t nl_batch_acks_expected(const struct nl_batch *b);

@@ -75,19 +75,23 @@ static void ext_ack_message(const struct nlmsghdr *nlh, char *out, size_t len)
 	}
 }
 
-int nl_send(struct mnl_socket *nl, const struct nl_batch *b, struct cs_error *err)
+int nl_send(struct mnl_socket *nl, const struct nl_batch *b, int *refused, struct cs_error *err)
 {
 	int fd = mnl_socket_get_fd(nl);
 	int n_iov = nftnl_batch_iovec_len(b->pages);
 	struct iovec *iov = calloc((size_t)n_iov, sizeof(*iov));
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	struct msghdr mh = { .msg_name = &kernel, .msg_namelen = sizeof(kernel) };
-	static char buf[NL_RECV_BUF];
+	char *buf = malloc(NL_RECV_BUF);
 	int size = (int)(b->bytes + 65536), acks_bad = 0;
 	size_t acked = 0;
 
-	if (!iov)
+	*refused = 0;
+	if (!iov || !buf) {
+		free(iov);
+		free(buf);
 		return cs_fail(err, CS_EXIT_OSERR, "out of memory sending the netlink batch");
+	}
 	/* Large sets need a send buffer as big as the batch (CAP_NET_ADMIN lets
 	 * us force it), and room for every acknowledgement. */
 	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof(size)) < 0)
@@ -102,6 +106,7 @@ int nl_send(struct mnl_socket *nl, const struct nl_batch *b, struct cs_error *er
 		int e = errno;
 
 		free(iov);
+		free(buf);
 		return nl_fail(err, e, "the netlink batch", NULL);
 	}
 	free(iov);
@@ -109,7 +114,7 @@ int nl_send(struct mnl_socket *nl, const struct nl_batch *b, struct cs_error *er
 	/* nfnetlink runs the whole batch inside sendmsg, so every
 	 * acknowledgement is already queued: read until the queue is empty. */
 	for (;;) {
-		ssize_t got = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		ssize_t got = recv(fd, buf, NL_RECV_BUF, MSG_DONTWAIT);
 		const struct nlmsghdr *nlh;
 		int left;
 
@@ -117,8 +122,12 @@ int nl_send(struct mnl_socket *nl, const struct nl_batch *b, struct cs_error *er
 			continue;
 		if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			break;
-		if (got < 0)
-			return nl_fail(err, errno, "reading the kernel's acknowledgements", NULL);
+		if (got < 0) {
+			int e = errno;
+
+			free(buf);
+			return nl_fail(err, e, "reading the kernel's acknowledgements", NULL);
+		}
 		left = (int)got;
 		for (nlh = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(nlh, left);
 		     nlh = mnl_nlmsg_next(nlh, &left)) {
@@ -134,9 +143,11 @@ int nl_send(struct mnl_socket *nl, const struct nl_batch *b, struct cs_error *er
 				continue;
 			ext_ack_message(nlh, detail, sizeof(detail));
 			nl_fail(err, -e->error, what ? what : "the batch", detail);
+			*refused = -e->error;
 			acks_bad = 1;  /* the first error is the cause; keep draining */
 		}
 	}
+	free(buf);
 	if (acks_bad)
 		return -1;
 	/* Every message but BEGIN and END asked for an acknowledgement. */

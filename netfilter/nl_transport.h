@@ -14,8 +14,11 @@
 struct mnl_socket *nl_open(struct cs_error *err);
 
 /* Sends the batch and reads every acknowledgement; 0 when the kernel
- * accepted every message (so committed the transaction). */
-int nl_send(struct mnl_socket *nl, const struct nl_batch *b, struct cs_error *err);
+ * accepted every message (so committed the transaction).  On -1, *refused
+ * is the kernel's errno for the first message it refused (0 when the
+ * failure was not a refusal), so the caller can tell a lost race (EEXIST,
+ * ERESTART) from a real error. */
+int nl_send(struct mnl_socket *nl, const struct nl_batch *b, int *refused, struct cs_error *err);
 
 /* Turns a kernel errno for `what` into the contract's one-line message. */
 int nl_fail(struct cs_error *err, int errnum, const char *what, const char *detail);

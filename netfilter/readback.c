@@ -4,223 +4,471 @@
 #include <errno.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nfnetlink.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <libnftnl/chain.h>
-#include <libnftnl/common.h>
-#include <libnftnl/rule.h>
-#include <libnftnl/set.h>
-#include <libnftnl/table.h>
+#include "netfilter/nl_query.h"
+#include "netfilter/nl_transport.h"
 
-#include "base/grow.h"
-#include "netfilter/render_netlink.h"
+#define ATTR_MAX 32  /* above every NFTA_*_MAX this file reads */
 
-#define RULE_TEXT_MAX 4096
+/* Attributes by type; a type that occurs twice makes the table invalid. */
+struct attrs {
+	const struct nlattr *a[ATTR_MAX + 1];
+	bool bad;
+};
+
+static void attrs_add(struct attrs *t, const struct nlattr *a)
+{
+	uint16_t type = mnl_attr_get_type(a);
+
+	if (type > ATTR_MAX || t->a[type])
+		t->bad = true;
+	else
+		t->a[type] = a;
+}
+
+static void attrs_of_msg(struct attrs *t, const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a;
+
+	memset(t, 0, sizeof(*t));
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
+		attrs_add(t, a);
+}
+
+static void attrs_of_nest(struct attrs *t, const struct nlattr *nest)
+{
+	const struct nlattr *a;
+
+	memset(t, 0, sizeof(*t));
+	mnl_attr_for_each_nested(a, nest)
+		attrs_add(t, a);
+}
+
+/* The string an attribute holds, or NULL unless it is NUL-terminated. */
+static const char *str(const struct nlattr *a)
+{
+	uint16_t len = a ? mnl_attr_get_payload_len(a) : 0;
+	const char *s = a ? mnl_attr_get_payload(a) : NULL;
+
+	return len && s[len - 1] == '\0' ? s : NULL;
+}
+
+static bool str_is(const struct nlattr *a, const char *want)
+{
+	const char *s = str(a);
+
+	return s && strcmp(s, want) == 0;
+}
+
+/* Same payload bytes (not the padding; not the NLA_F_NESTED bit, which the
+ * kernel and libmnl set differently). */
+static bool same_bytes(const struct nlattr *x, const struct nlattr *y)
+{
+	return x && y && mnl_attr_get_payload_len(x) == mnl_attr_get_payload_len(y) &&
+	       memcmp(mnl_attr_get_payload(x), mnl_attr_get_payload(y), mnl_attr_get_payload_len(x)) == 0;
+}
+
+static bool be32_zero(const struct nlattr *a)
+{
+	return mnl_attr_get_payload_len(a) == 4 && mnl_attr_get_u32(a) == 0;
+}
+
+/* Two nests of scalar attributes hold the same set of attributes with the
+ * same bytes; skip (if not 0) is a type only the sender uses. */
+static bool same_scalars(const struct nlattr *x, const struct nlattr *y, uint16_t skip)
+{
+	struct attrs a, b;
+
+	if (!x || !y)
+		return false;
+	attrs_of_nest(&a, x);
+	attrs_of_nest(&b, y);
+	if (a.bad || b.bad)
+		return false;
+	for (int t = 1; t <= ATTR_MAX; t++) {
+		if (t == skip)
+			continue;
+		if ((a.a[t] || b.a[t]) && !same_bytes(a.a[t], b.a[t]))
+			return false;
+	}
+	return true;
+}
+
+/* struct nft_data: a value, or a verdict (code and maybe a chain; the
+ * batch-local chain id is the sender's only). */
+static bool same_data(const struct nlattr *x, const struct nlattr *y)
+{
+	struct attrs a, b;
+
+	if (!x || !y)
+		return false;
+	attrs_of_nest(&a, x);
+	attrs_of_nest(&b, y);
+	if (a.bad || b.bad)
+		return false;
+	if (a.a[NFTA_DATA_VALUE] || b.a[NFTA_DATA_VALUE])
+		return same_bytes(a.a[NFTA_DATA_VALUE], b.a[NFTA_DATA_VALUE]) &&
+		       !a.a[NFTA_DATA_VERDICT] && !b.a[NFTA_DATA_VERDICT];
+	return same_scalars(a.a[NFTA_DATA_VERDICT], b.a[NFTA_DATA_VERDICT], NFTA_VERDICT_CHAIN_ID);
+}
+
+/* Which attributes of an expression hold struct nft_data. */
+static bool is_data_attr(const char *expr, uint16_t type)
+{
+	if (strcmp(expr, "cmp") == 0)
+		return type == NFTA_CMP_DATA;
+	if (strcmp(expr, "bitwise") == 0)
+		return type == NFTA_BITWISE_MASK || type == NFTA_BITWISE_XOR || type == NFTA_BITWISE_DATA;
+	if (strcmp(expr, "immediate") == 0)
+		return type == NFTA_IMMEDIATE_DATA;
+	if (strcmp(expr, "range") == 0)
+		return type == NFTA_RANGE_FROM_DATA || type == NFTA_RANGE_TO_DATA;
+	return false;
+}
+
+/* An attribute one side may leave out because its value is the default
+ * (older kernels do not report them; we send them explicitly). */
+static bool zero_default(const char *expr, uint16_t type)
+{
+	return (strcmp(expr, "bitwise") == 0 && type == NFTA_BITWISE_OP) ||
+	       (strcmp(expr, "lookup") == 0 && type == NFTA_LOOKUP_FLAGS);
+}
+
+/* One expression as the kernel reports it against one as it was sent:
+ * the same name, and every attribute of either on the other with the same
+ * value.  The lookup's batch-local set id is the sender's only. */
+static bool same_expr(const struct nlattr *got, const struct nlattr *sent)
+{
+	struct attrs ge, se, gd, sd;
+	const char *name;
+
+	attrs_of_nest(&ge, got);
+	attrs_of_nest(&se, sent);
+	name = str(ge.a[NFTA_EXPR_NAME]);
+	if (ge.bad || se.bad || !name || !str_is(se.a[NFTA_EXPR_NAME], name))
+		return false;
+	if (!ge.a[NFTA_EXPR_DATA] || !se.a[NFTA_EXPR_DATA])
+		return !ge.a[NFTA_EXPR_DATA] && !se.a[NFTA_EXPR_DATA];
+	attrs_of_nest(&gd, ge.a[NFTA_EXPR_DATA]);
+	attrs_of_nest(&sd, se.a[NFTA_EXPR_DATA]);
+	if (gd.bad || sd.bad)
+		return false;
+	if (strcmp(name, "lookup") == 0)
+		sd.a[NFTA_LOOKUP_SET_ID] = NULL;
+	for (uint16_t t = 1; t <= ATTR_MAX; t++) {
+		const struct nlattr *g = gd.a[t], *s = sd.a[t];
+
+		if (!g && !s)
+			continue;
+		if (!g || !s) {
+			if (zero_default(name, t) && be32_zero(g ? g : s))
+				continue;
+			return false;
+		}
+		if (is_data_attr(name, t) ? !same_data(g, s) : !same_bytes(g, s))
+			return false;
+	}
+	return true;
+}
+
+/* Two NFTA_RULE_EXPRESSIONS lists: the same expressions in the same order. */
+static bool same_exprs(const struct nlattr *got, const struct nlattr *sent)
+{
+	const struct nlattr *g, *s;
+	const char *gend, *send;
+
+	if (!got || !sent)
+		return false;
+	g = mnl_attr_get_payload(got);
+	s = mnl_attr_get_payload(sent);
+	gend = (const char *)g + mnl_attr_get_payload_len(got);
+	send = (const char *)s + mnl_attr_get_payload_len(sent);
+	for (;;) {
+		bool gok = mnl_attr_ok(g, (int)(gend - (const char *)g));
+		bool sok = mnl_attr_ok(s, (int)(send - (const char *)s));
+
+		if (!gok || !sok)
+			return gok == sok;
+		if (!same_expr(g, s))
+			return false;
+		g = mnl_attr_next(g);
+		s = mnl_attr_next(s);
+	}
+}
+
+/* What the batch sent, by pointers into it (it outlives the readback). */
+struct sent {
+	const struct nlattr **chain_hook, **chain_policy, **chain_type;  /* [n_chains] */
+	const struct nlattr **set_flags, **set_key_type, **set_key_len;  /* [n_sets] */
+	const struct nlattr **rules;  /* rules of chain c from rules[rule_off[c]] */
+	size_t *rule_off, *rule_fill;
+};
 
 struct readback {
 	const struct nf_ruleset *rs;
 	struct cs_error *err;
-	int failed;
-	/* chains */
-	size_t n_chains;
-	/* rules, per chain, in order */
-	size_t *rules_seen;
-	/* set elements of the set being read: key << 1 | (start ? 1 : 0), so
-	 * sorting puts an end key before a start key of the same value */
-	uint64_t *keys;
-	size_t n_keys, cap_keys;
-	size_t n_sets;
-	uint32_t table_flags;
+	struct sent sent;
+	bool failed;
 	bool table_seen;
+	bool *chain_seen, *set_seen;
+	size_t *rules_seen;
+	/* the elements of the set being read: key << 1 | (start ? 1 : 0) */
+	uint64_t *keys;
+	size_t n_keys, max_keys;
+	size_t set;
 };
 
-static int mismatch(struct readback *rb, const char *fmt, const char *a, const char *b)
+static int mismatch(struct readback *rb, const char *what, const char *name, const char *how)
 {
 	if (!rb->failed)
-		cs_fail(rb->err, CS_EXIT_OSERR, "the firewall read back from the kernel differs from the plan: %s %s %s; no command is started",
-			fmt, a ? a : "", b ? b : "");
-	rb->failed = 1;
+		cs_fail(rb->err, CS_EXIT_OSERR, "the firewall read back from the kernel differs from the plan: %s%s%s%s%s; no command is started",
+			what, name ? " " : "", name ? name : "", how ? " " : "", how ? how : "");
+	rb->failed = true;
 	return MNL_CB_ERROR;
 }
 
-/* One request, then read the (dump) replies until DONE or an error. */
-static int talk(struct mnl_socket *nl, struct nlmsghdr *req, mnl_cb_t cb, struct readback *rb,
-		const char *what)
+static long chain_index(const struct nf_ruleset *rs, const char *name)
 {
-	static char buf[64 * 1024];
-	uint32_t seq = req->nlmsg_seq, portid = mnl_socket_get_portid(nl);
-	int ret;
+	for (size_t i = 0; name && i < rs->n_chains; i++)
+		if (strcmp(rs->chains[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
 
-	if (mnl_socket_sendto(nl, req, req->nlmsg_len) < 0)
-		return cs_fail(rb->err, CS_EXIT_OSERR, "cannot read back %s from the kernel (%s)", what, strerror(errno));
-	do {
-		ret = (int)mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (ret <= 0)
-			break;
-		ret = mnl_cb_run(buf, (size_t)ret, seq, portid, cb, rb);
-	} while (ret > MNL_CB_STOP);
-	if (rb->failed)
-		return -1;
-	if (ret < 0)
-		return cs_fail(rb->err, CS_EXIT_OSERR, "cannot read back %s from the kernel (%s); no command is started", what, strerror(errno));
+static long set_index(const struct nf_ruleset *rs, const char *name)
+{
+	for (size_t i = 0; name && i < rs->n_sets; i++)
+		if (strcmp(rs->sets[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+static uint16_t nft_msg(const struct nlmsghdr *nlh)
+{
+	return NFNL_MSG_TYPE(nlh->nlmsg_type);
+}
+
+/* The batch, walked once: chains, sets and rules as they were sent. */
+static int collect_sent(const struct nlmsghdr *nlh, void *data)
+{
+	struct readback *rb = data;
+	struct sent *s = &rb->sent;
+	struct attrs t;
+	long i;
+
+	if (NFNL_SUBSYS_ID(nlh->nlmsg_type) != NFNL_SUBSYS_NFTABLES)
+		return 0;
+	attrs_of_msg(&t, nlh);
+	switch (nft_msg(nlh)) {
+	case NFT_MSG_NEWCHAIN:
+		i = chain_index(rb->rs, str(t.a[NFTA_CHAIN_NAME]));
+		if (i < 0)
+			return -1;
+		s->chain_hook[i] = t.a[NFTA_CHAIN_HOOK];
+		s->chain_policy[i] = t.a[NFTA_CHAIN_POLICY];
+		s->chain_type[i] = t.a[NFTA_CHAIN_TYPE];
+		break;
+	case NFT_MSG_NEWSET:
+		i = set_index(rb->rs, str(t.a[NFTA_SET_NAME]));
+		if (i < 0)
+			return -1;
+		s->set_flags[i] = t.a[NFTA_SET_FLAGS];
+		s->set_key_type[i] = t.a[NFTA_SET_KEY_TYPE];
+		s->set_key_len[i] = t.a[NFTA_SET_KEY_LEN];
+		break;
+	case NFT_MSG_NEWRULE:
+		i = chain_index(rb->rs, str(t.a[NFTA_RULE_CHAIN]));
+		if (i < 0 || s->rule_fill[i] >= rb->rs->chains[i].n_rules)
+			return -1;
+		s->rules[s->rule_off[i] + s->rule_fill[i]++] = t.a[NFTA_RULE_EXPRESSIONS];
+		break;
+	}
 	return 0;
 }
 
 static int table_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct readback *rb = data;
-	struct nftnl_table *t = nftnl_table_alloc();
+	struct attrs t;
 
-	if (!t || nftnl_table_nlmsg_parse(nlh, t) < 0) {
-		nftnl_table_free(t);
-		return mismatch(rb, "unreadable table", NULL, NULL);
-	}
+	attrs_of_msg(&t, nlh);
+	if (t.bad || !str_is(t.a[NFTA_TABLE_NAME], rb->rs->table))
+		return mismatch(rb, "unexpected table", str(t.a[NFTA_TABLE_NAME]), NULL);
+	/* Not dormant (a dormant table filters nothing), not owned by our
+	 * socket (an owned table vanishes when it closes). */
+	if ((t.a[NFTA_TABLE_FLAGS] && !be32_zero(t.a[NFTA_TABLE_FLAGS])) || t.a[NFTA_TABLE_OWNER])
+		return mismatch(rb, "table", rb->rs->table, "is dormant or owned");
 	rb->table_seen = true;
-	rb->table_flags = nftnl_table_get_u32(t, NFTNL_TABLE_FLAGS);
-	nftnl_table_free(t);
 	return MNL_CB_OK;
-}
-
-static bool same_table(struct readback *rb, const char *table, uint32_t family)
-{
-	return family == NFPROTO_INET && table && strcmp(table, rb->rs->table) == 0;
 }
 
 static int chain_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct readback *rb = data;
-	struct nftnl_chain *c = nftnl_chain_alloc();
+	const struct sent *s = &rb->sent;
+	struct attrs t, hook;
 	const char *name;
-	int rc = MNL_CB_OK;
-	bool found = false;
+	long i;
 
-	if (!c || nftnl_chain_nlmsg_parse(nlh, c) < 0) {
-		nftnl_chain_free(c);
-		return mismatch(rb, "unreadable chain", NULL, NULL);
-	}
-	if (!same_table(rb, nftnl_chain_get_str(c, NFTNL_CHAIN_TABLE), nftnl_chain_get_u32(c, NFTNL_CHAIN_FAMILY)))
-		goto out;
-	name = nftnl_chain_get_str(c, NFTNL_CHAIN_NAME);
-	rb->n_chains++;
-	for (size_t i = 0; i < rb->rs->n_chains; i++) {
-		struct nftnl_chain *want = netlink_chain(rb->rs, i);
-
-		if (!want) {
-			rc = mismatch(rb, "out of memory", NULL, NULL);
-			break;
-		}
-		if (strcmp(name, rb->rs->chains[i].name) == 0) {
-			found = true;
-			if (nftnl_chain_get_u32(c, NFTNL_CHAIN_HOOKNUM) != nftnl_chain_get_u32(want, NFTNL_CHAIN_HOOKNUM) ||
-			    nftnl_chain_get_s32(c, NFTNL_CHAIN_PRIO) != nftnl_chain_get_s32(want, NFTNL_CHAIN_PRIO) ||
-			    nftnl_chain_get_u32(c, NFTNL_CHAIN_POLICY) != nftnl_chain_get_u32(want, NFTNL_CHAIN_POLICY) ||
-			    !nftnl_chain_get_str(c, NFTNL_CHAIN_TYPE) ||
-			    strcmp(nftnl_chain_get_str(c, NFTNL_CHAIN_TYPE), "filter") != 0)
-				rc = mismatch(rb, "chain", name, "has another hook, priority, policy or type");
-		}
-		nftnl_chain_free(want);
-	}
-	if (!found && rc == MNL_CB_OK)
-		rc = mismatch(rb, "unexpected chain", name, NULL);
-out:
-	nftnl_chain_free(c);
-	return rc;
+	attrs_of_msg(&t, nlh);
+	name = str(t.a[NFTA_CHAIN_NAME]);
+	if (t.bad)
+		return mismatch(rb, "an unreadable chain in table", rb->rs->table, NULL);
+	if (!str_is(t.a[NFTA_CHAIN_TABLE], rb->rs->table))
+		return MNL_CB_OK;  /* another table's (not every kernel filters the dump) */
+	i = chain_index(rb->rs, name);
+	if (i < 0 || rb->chain_seen[i])
+		return mismatch(rb, "unexpected chain", name, NULL);
+	rb->chain_seen[i] = true;
+	if (!t.a[NFTA_CHAIN_HOOK])
+		return mismatch(rb, "chain", name, "is not a base chain");
+	attrs_of_nest(&hook, t.a[NFTA_CHAIN_HOOK]);
+	/* hook number and priority as sent, and no device (netdev hooks) */
+	if (!same_scalars(t.a[NFTA_CHAIN_HOOK], s->chain_hook[i], 0) || hook.a[NFTA_HOOK_DEV] ||
+	    hook.a[NFTA_HOOK_DEVS])
+		return mismatch(rb, "chain", name, "has another hook or priority");
+	if (!same_bytes(t.a[NFTA_CHAIN_POLICY], s->chain_policy[i]))
+		return mismatch(rb, "chain", name, "has another policy");
+	if (!same_bytes(t.a[NFTA_CHAIN_TYPE], s->chain_type[i]))
+		return mismatch(rb, "chain", name, "has another type");
+	if (t.a[NFTA_CHAIN_FLAGS] && (mnl_attr_get_payload_len(t.a[NFTA_CHAIN_FLAGS]) != 4 ||
+				      (ntohl(mnl_attr_get_u32(t.a[NFTA_CHAIN_FLAGS])) & ~(uint32_t)NFT_CHAIN_BASE)))
+		return mismatch(rb, "chain", name, "has flags that were not sent");
+	return MNL_CB_OK;
 }
 
 static int rule_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct readback *rb = data;
-	struct nftnl_rule *r = nftnl_rule_alloc(), *want = NULL;
-	char got_text[RULE_TEXT_MAX], want_text[RULE_TEXT_MAX];
+	struct attrs t;
 	const char *chain;
-	int rc = MNL_CB_OK;
-	size_t ci;
+	size_t n;
+	long i;
 
-	if (!r || nftnl_rule_nlmsg_parse(nlh, r) < 0) {
-		nftnl_rule_free(r);
-		return mismatch(rb, "unreadable rule", NULL, NULL);
+	attrs_of_msg(&t, nlh);
+	chain = str(t.a[NFTA_RULE_CHAIN]);
+	if (t.bad)
+		return mismatch(rb, "an unreadable rule in table", rb->rs->table, NULL);
+	if (!str_is(t.a[NFTA_RULE_TABLE], rb->rs->table))
+		return MNL_CB_OK;  /* another table's (not every kernel filters the dump) */
+	i = chain_index(rb->rs, chain);
+	if (i < 0 || rb->rules_seen[i] >= rb->rs->chains[i].n_rules)
+		return mismatch(rb, "an extra rule in chain", chain, NULL);
+	/* Rules come back in chain order: the n-th against the n-th sent. */
+	n = rb->rules_seen[i]++;
+	if (!same_exprs(t.a[NFTA_RULE_EXPRESSIONS], rb->sent.rules[rb->sent.rule_off[i] + n])) {
+		char how[NF_COMMENT_MAX + 32];
+
+		snprintf(how, sizeof(how), "at rule %zu (%s)", n + 1, rb->rs->chains[i].rules[n].comment);
+		return mismatch(rb, "a rule differs in chain", chain, how);
 	}
-	if (!same_table(rb, nftnl_rule_get_str(r, NFTNL_RULE_TABLE), nftnl_rule_get_u32(r, NFTNL_RULE_FAMILY)))
-		goto out;
-	chain = nftnl_rule_get_str(r, NFTNL_RULE_CHAIN);
-	for (ci = 0; ci < rb->rs->n_chains; ci++)
-		if (strcmp(chain, rb->rs->chains[ci].name) == 0)
-			break;
-	if (ci == rb->rs->n_chains || rb->rules_seen[ci] >= rb->rs->chains[ci].n_rules) {
-		rc = mismatch(rb, "an extra rule in chain", chain, NULL);
-		goto out;
-	}
-	/* Rules come back in chain order: compare the i-th with the i-th. */
-	want = netlink_rule(rb->rs, ci, rb->rules_seen[ci]++);
-	if (!want || netlink_rule_exprs_text(r, got_text, sizeof(got_text)) < 0 ||
-	    netlink_rule_exprs_text(want, want_text, sizeof(want_text)) < 0)
-		rc = mismatch(rb, "a rule could not be rendered in chain", chain, NULL);
-	else if (strcmp(got_text, want_text) != 0)
-		rc = mismatch(rb, "a rule differs in chain", chain, rb->rs->chains[ci].rules[rb->rules_seen[ci] - 1].comment);
-out:
-	if (want)
-		nftnl_rule_free(want);
-	nftnl_rule_free(r);
-	return rc;
+	return MNL_CB_OK;
 }
 
 static int set_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct readback *rb = data;
-	struct nftnl_set *s = nftnl_set_alloc();
-	int rc = MNL_CB_OK;
-	bool known = false;
+	const struct sent *s = &rb->sent;
+	struct attrs t;
+	const char *name;
+	long i;
 
-	if (!s || nftnl_set_nlmsg_parse(nlh, s) < 0) {
-		nftnl_set_free(s);
-		return mismatch(rb, "unreadable set", NULL, NULL);
-	}
-	if (same_table(rb, nftnl_set_get_str(s, NFTNL_SET_TABLE), nftnl_set_get_u32(s, NFTNL_SET_FAMILY))) {
-		rb->n_sets++;
-		for (size_t i = 0; i < rb->rs->n_sets; i++)
-			known = known || strcmp(rb->rs->sets[i].name, nftnl_set_get_str(s, NFTNL_SET_NAME)) == 0;
-		if (!known || nftnl_set_get_u32(s, NFTNL_SET_FLAGS) != NFT_SET_INTERVAL ||
-		    nftnl_set_get_u32(s, NFTNL_SET_KEY_LEN) != 4)
-			rc = mismatch(rb, "unexpected or altered set", nftnl_set_get_str(s, NFTNL_SET_NAME), NULL);
-	}
-	nftnl_set_free(s);
-	return rc;
+	attrs_of_msg(&t, nlh);
+	name = str(t.a[NFTA_SET_NAME]);
+	if (t.bad)
+		return mismatch(rb, "an unreadable set in table", rb->rs->table, NULL);
+	if (!str_is(t.a[NFTA_SET_TABLE], rb->rs->table))
+		return MNL_CB_OK;  /* another table's (not every kernel filters the dump) */
+	i = set_index(rb->rs, name);
+	if (i < 0 || rb->set_seen[i])
+		return mismatch(rb, "unexpected set", name, NULL);
+	rb->set_seen[i] = true;
+	/* flags (interval, no timeout), key as sent; not a map, no object, no
+	 * expressions attached */
+	if (!same_bytes(t.a[NFTA_SET_FLAGS], s->set_flags[i]) ||
+	    !same_bytes(t.a[NFTA_SET_KEY_TYPE], s->set_key_type[i]) ||
+	    !same_bytes(t.a[NFTA_SET_KEY_LEN], s->set_key_len[i]) || t.a[NFTA_SET_DATA_TYPE] ||
+	    t.a[NFTA_SET_OBJ_TYPE] || t.a[NFTA_SET_EXPR] || t.a[NFTA_SET_EXPRESSIONS])
+		return mismatch(rb, "set", name, "has other flags, key or data than sent");
+	return MNL_CB_OK;
 }
 
-static int elem_cb(struct nftnl_set_elem *e, void *data)
+/* One element: a 4-byte key and at most the interval-end flag; anything
+ * else (data, timeout, expressions, a range end) was never sent. */
+static int one_elem(struct readback *rb, const struct nlattr *elem)
 {
-	struct readback *rb = data;
-	uint32_t len = 0, key;
-	const void *k = nftnl_set_elem_get(e, NFTNL_SET_ELEM_KEY, &len);
-	bool end;
+	const char *name = rb->rs->sets[rb->set].name;
+	struct attrs e, key;
+	uint32_t flags = 0, k;
 
-	if (!k || len != 4)
-		return -1;
-	if (grow_array((void **)&rb->keys, &rb->cap_keys, rb->n_keys, sizeof(*rb->keys), 256))
-		return -1;
-	memcpy(&key, k, 4);
-	end = nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS) &&
-	      (nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS) & NFT_SET_ELEM_INTERVAL_END);
-	rb->keys[rb->n_keys++] = (uint64_t)ntohl(key) << 1 | (end ? 0 : 1);
-	return 0;
+	attrs_of_nest(&e, elem);
+	if (e.bad || !e.a[NFTA_SET_ELEM_KEY])
+		return mismatch(rb, "set", name, "has an unreadable element");
+	for (int t = 1; t <= ATTR_MAX; t++)
+		if (e.a[t] && t != NFTA_SET_ELEM_KEY && t != NFTA_SET_ELEM_FLAGS)
+			return mismatch(rb, "set", name, "has an element with more than a key");
+	attrs_of_nest(&key, e.a[NFTA_SET_ELEM_KEY]);
+	if (key.bad || !key.a[NFTA_DATA_VALUE] || mnl_attr_get_payload_len(key.a[NFTA_DATA_VALUE]) != 4)
+		return mismatch(rb, "set", name, "has an element with another key");
+	if (e.a[NFTA_SET_ELEM_FLAGS]) {
+		if (mnl_attr_get_payload_len(e.a[NFTA_SET_ELEM_FLAGS]) != 4)
+			return mismatch(rb, "set", name, "has an unreadable element");
+		flags = ntohl(mnl_attr_get_u32(e.a[NFTA_SET_ELEM_FLAGS]));
+	}
+	if (flags & ~(uint32_t)NFT_SET_ELEM_INTERVAL_END)
+		return mismatch(rb, "set", name, "has an element with flags that were not sent");
+	if (rb->n_keys >= rb->max_keys)
+		return mismatch(rb, "set", name, "has more elements than planned");
+	memcpy(&k, mnl_attr_get_payload(key.a[NFTA_DATA_VALUE]), 4);
+	rb->keys[rb->n_keys++] = (uint64_t)ntohl(k) << 1 | (flags ? 0 : 1);
+	return MNL_CB_OK;
 }
 
 static int elems_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct readback *rb = data;
-	struct nftnl_set *s = nftnl_set_alloc();
-	int rc;
+	const char *name = rb->rs->sets[rb->set].name;
+	const struct nlattr *elem;
+	struct attrs t;
 
-	if (!s || nftnl_set_elems_nlmsg_parse(nlh, s) < 0) {
-		nftnl_set_free(s);
-		return mismatch(rb, "unreadable set elements", NULL, NULL);
+	attrs_of_msg(&t, nlh);
+	if (t.bad || !str_is(t.a[NFTA_SET_ELEM_LIST_TABLE], rb->rs->table) ||
+	    !str_is(t.a[NFTA_SET_ELEM_LIST_SET], name))
+		return mismatch(rb, "elements of another set in the dump of set", name, NULL);
+	if (!t.a[NFTA_SET_ELEM_LIST_ELEMENTS])
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(elem, t.a[NFTA_SET_ELEM_LIST_ELEMENTS])
+		if (one_elem(rb, elem) != MNL_CB_OK)
+			return MNL_CB_ERROR;
+	return MNL_CB_OK;
+}
+
+/* The i-th of the keys the model's set becomes, in ascending order, as the
+ * netlink renderer sends them: half-open intervals, a leading 0.0.0.0 end
+ * when the first range does not start at 0, no end after a range that
+ * reaches the top of the address space. */
+static size_t expected_count(const struct nf_set *s)
+{
+	if (!s->n_elems)
+		return 0;
+	return (s->elems[0].first != 0) + 2 * s->n_elems - (s->elems[s->n_elems - 1].last == UINT32_MAX);
+}
+
+static uint64_t expected_key(const struct nf_set *s, size_t i)
+{
+	const struct ipv4_range *r;
+
+	if (s->elems[0].first != 0) {
+		if (i == 0)
+			return 0;  /* key 0, an end */
+		i--;
 	}
-	rc = nftnl_set_elem_foreach(s, elem_cb, rb);
-	nftnl_set_free(s);
-	return rc < 0 ? mismatch(rb, "unreadable set element", NULL, NULL) : MNL_CB_OK;
+	r = &s->elems[i / 2];
+	return i % 2 == 0 ? (uint64_t)r->first << 1 | 1 : (uint64_t)((uint64_t)r->last + 1) << 1;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -230,106 +478,181 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static bool key_is_end(uint64_t packed)
-{
-	return (packed & 1) == 0;
-}
-
-static uint32_t key_value(uint64_t packed)
-{
-	return (uint32_t)(packed >> 1);
-}
-
-/* Half-open kernel intervals back to the model's inclusive ranges. */
+/* The kernel's rbtree reports its elements from the highest key down; they
+ * are compared where they are.  Any other order (another kernel, another
+ * set backend) is sorted first. */
 static int compare_elements(struct readback *rb, const struct nf_set *set)
 {
-	size_t out = 0;
+	size_t n = rb->n_keys;
+	bool down = true, up = true;
 
-	qsort(rb->keys, rb->n_keys, sizeof(*rb->keys), cmp_u64);
-	for (size_t i = 0; i < rb->n_keys; i++) {
-		struct ipv4_range r;
-
-		if (key_is_end(rb->keys[i]))
-			continue;  /* ends are consumed with their starts; 0.0.0.0 end leads */
-		r.first = key_value(rb->keys[i]);
-		if (i + 1 < rb->n_keys && key_is_end(rb->keys[i + 1]))
-			r.last = key_value(rb->keys[++i]) - 1;
-		else if (i + 1 == rb->n_keys)
-			r.last = UINT32_MAX;
-		else
-			return mismatch(rb, "set", set->name, "has an interval without an end");
-		if (out >= set->n_elems || set->elems[out].first != r.first || set->elems[out].last != r.last)
-			return mismatch(rb, "set", set->name, "has other elements than planned");
-		out++;
+	if (n != expected_count(set))
+		return mismatch(rb, "set", set->name, n < expected_count(set) ? "is missing elements" : "has more elements than planned");
+	for (size_t i = 1; i < n && (down || up); i++) {
+		down = down && rb->keys[i] < rb->keys[i - 1];
+		up = up && rb->keys[i] > rb->keys[i - 1];
 	}
-	if (out != set->n_elems)
-		return mismatch(rb, "set", set->name, "is missing elements");
+	if (!down && !up)
+		qsort(rb->keys, n, sizeof(*rb->keys), cmp_u64);
+	for (size_t i = 0; i < n; i++)
+		if (rb->keys[down && !up ? n - 1 - i : i] != expected_key(set, i))
+			return mismatch(rb, "set", set->name, "has other elements than planned");
 	return 0;
 }
 
-static struct nlmsghdr *request(char *buf, uint16_t type, uint16_t flags)
+static int read_elements(struct readback *rb, struct nl_query *q, size_t i)
 {
-	return nftnl_nlmsg_build_hdr(buf, type, NFPROTO_INET, flags | NLM_F_ACK, (uint32_t)time(NULL));
+	char buf[NL_QUERY_REQ_MAX];
+	const struct nf_set *set = &rb->rs->sets[i];
+	struct nlmsghdr *req = nl_query_request(q, buf, NFT_MSG_GETSETELEM, true);
+	int rc;
+
+	mnl_attr_put_strz(req, NFTA_SET_ELEM_LIST_TABLE, rb->rs->table);
+	mnl_attr_put_strz(req, NFTA_SET_ELEM_LIST_SET, set->name);
+	rb->set = i;
+	rb->n_keys = 0;
+	if (expected_count(set) + 1 > rb->max_keys) {
+		free(rb->keys);
+		rb->max_keys = expected_count(set) + 1;  /* one more shows "more than planned" */
+		rb->keys = malloc(rb->max_keys * sizeof(*rb->keys));
+		if (!rb->keys) {
+			rb->max_keys = 0;
+			return cs_fail(rb->err, CS_EXIT_OSERR, "out of memory reading the firewall back");
+		}
+	}
+	rc = nl_query_run(q, req, elems_cb, rb, "the set elements", rb->err);
+	if (rc > 0)
+		return mismatch(rb, "set", set->name, "cannot be read");
+	return rc || compare_elements(rb, set);
 }
 
-int readback_verify(struct mnl_socket *nl, const struct nf_ruleset *rs, struct cs_error *err)
+/* A dump of one kind of object, filtered to our table where the kernel
+ * can (rules and sets; chains come for every inet table). */
+static int dump(struct readback *rb, struct nl_query *q, uint16_t type, uint16_t table_attr, nl_reply_fn fn,
+		const char *what)
+{
+	char buf[NL_QUERY_REQ_MAX];
+	struct nlmsghdr *req = nl_query_request(q, buf, type, true);
+	int rc;
+
+	mnl_attr_put_strz(req, table_attr, rb->rs->table);
+	rc = nl_query_run(q, req, fn, rb, what, rb->err);
+	if (rc > 0)
+		return nl_fail(rb->err, rc, what, NULL);
+	return rc;
+}
+
+/* One complete read; its result holds only if the generation stood still. */
+static int read_all(struct readback *rb, struct nl_query *q)
+{
+	const struct nf_ruleset *rs = rb->rs;
+	char buf[NL_QUERY_REQ_MAX];
+	struct nlmsghdr *req = nl_query_request(q, buf, NFT_MSG_GETTABLE, false);
+	int rc;
+
+	mnl_attr_put_strz(req, NFTA_TABLE_NAME, rs->table);
+	rc = nl_query_run(q, req, table_cb, rb, "the table", rb->err);
+	if (rc > 0 || (rc == 0 && !rb->table_seen))
+		return mismatch(rb, "table", rs->table, "is missing");
+	if (rc || dump(rb, q, NFT_MSG_GETCHAIN, NFTA_CHAIN_TABLE, chain_cb, "the chains") ||
+	    dump(rb, q, NFT_MSG_GETRULE, NFTA_RULE_TABLE, rule_cb, "the rules") ||
+	    dump(rb, q, NFT_MSG_GETSET, NFTA_SET_TABLE, set_cb, "the sets"))
+		return -1;
+	for (size_t i = 0; i < rs->n_chains; i++) {
+		if (!rb->chain_seen[i])
+			return mismatch(rb, "chain", rs->chains[i].name, "is missing");
+		if (rb->rules_seen[i] != rs->chains[i].n_rules)
+			return mismatch(rb, "chain", rs->chains[i].name, "is missing rules");
+	}
+	for (size_t i = 0; i < rs->n_sets; i++) {
+		if (!rb->set_seen[i])
+			return mismatch(rb, "set", rs->sets[i].name, "is missing");
+		if (read_elements(rb, q, i))
+			return -1;
+	}
+	return 0;
+}
+
+static int sent_alloc(struct readback *rb, const struct nl_batch *b)
+{
+	const struct nf_ruleset *rs = rb->rs;
+	struct sent *s = &rb->sent;
+	size_t n_rules = 0, nc = rs->n_chains + 1, ns = rs->n_sets + 1;
+
+	for (size_t i = 0; i < rs->n_chains; i++)
+		n_rules += rs->chains[i].n_rules;
+	s->chain_hook = calloc(nc * 3, sizeof(*s->chain_hook));
+	s->set_flags = calloc(ns * 3, sizeof(*s->set_flags));
+	s->rules = calloc(n_rules + 1, sizeof(*s->rules));
+	s->rule_off = calloc(nc * 3, sizeof(*s->rule_off));
+	rb->chain_seen = calloc(nc + ns, sizeof(bool));
+	if (!s->chain_hook || !s->set_flags || !s->rules || !s->rule_off || !rb->chain_seen)
+		return cs_fail(rb->err, CS_EXIT_OSERR, "out of memory reading the firewall back");
+	s->chain_policy = s->chain_hook + nc;
+	s->chain_type = s->chain_hook + 2 * nc;
+	s->set_key_type = s->set_flags + ns;
+	s->set_key_len = s->set_flags + 2 * ns;
+	s->rule_fill = s->rule_off + nc;
+	rb->rules_seen = s->rule_off + 2 * nc;
+	rb->set_seen = rb->chain_seen + nc;
+	for (size_t i = 0; i < rs->n_chains; i++)
+		s->rule_off[i + 1] = s->rule_off[i] + rs->chains[i].n_rules;
+	if (nl_batch_foreach(b, collect_sent, rb))
+		return cs_fail(rb->err, CS_EXIT_OSERR, "the netlink batch does not match the plan; no command is started");
+	for (size_t i = 0; i < rs->n_chains; i++)
+		if (!s->chain_hook[i] || s->rule_fill[i] != rs->chains[i].n_rules)
+			return cs_fail(rb->err, CS_EXIT_OSERR, "the netlink batch does not match the plan; no command is started");
+	for (size_t i = 0; i < rs->n_sets; i++)
+		if (!s->set_flags[i])
+			return cs_fail(rb->err, CS_EXIT_OSERR, "the netlink batch does not match the plan; no command is started");
+	return 0;
+}
+
+static void sent_free(struct readback *rb)
+{
+	free(rb->sent.chain_hook);
+	free(rb->sent.set_flags);
+	free(rb->sent.rules);
+	free(rb->sent.rule_off);
+	free(rb->chain_seen);
+	free(rb->keys);
+}
+
+int readback_verify(struct mnl_socket *nl, const struct nf_ruleset *rs, const struct nl_batch *b,
+		    struct cs_error *err)
 {
 	struct readback rb = { .rs = rs, .err = err };
-	char buf[8192];
-	struct nlmsghdr *nlh;
-	struct nftnl_table *t = NULL;
-	struct nftnl_set *s = NULL;
+	struct nl_query q;
 	int rc = -1;
 
-	rb.rules_seen = calloc(rs->n_chains + 1, sizeof(size_t));
-	t = nftnl_table_alloc();
-	if (!rb.rules_seen || !t) {
-		cs_fail(err, CS_EXIT_OSERR, "out of memory reading the firewall back");
-		goto out;
+	if (sent_alloc(&rb, b) || nl_query_init(&q, nl, err)) {
+		sent_free(&rb);
+		return -1;
 	}
-	nftnl_table_set_str(t, NFTNL_TABLE_NAME, rs->table);
-	nlh = request(buf, NFT_MSG_GETTABLE, 0);
-	nftnl_table_nlmsg_build_payload(nlh, t);
-	if (talk(nl, nlh, table_cb, &rb, "the table"))
-		goto out;
-	/* Not dormant (a dormant table filters nothing), not owned by our socket. */
-	if (!rb.table_seen || rb.table_flags != 0) {
-		mismatch(&rb, "table", rs->table, "is missing, dormant or owned");
-		goto out;
-	}
-	if (talk(nl, request(buf, NFT_MSG_GETCHAIN, NLM_F_DUMP), chain_cb, &rb, "the chains") ||
-	    talk(nl, request(buf, NFT_MSG_GETRULE, NLM_F_DUMP), rule_cb, &rb, "the rules") ||
-	    talk(nl, request(buf, NFT_MSG_GETSET, NLM_F_DUMP), set_cb, &rb, "the sets"))
-		goto out;
-	if (rb.n_chains != rs->n_chains || rb.n_sets != rs->n_sets) {
-		mismatch(&rb, "chain or set count in table", rs->table, NULL);
-		goto out;
-	}
-	for (size_t i = 0; i < rs->n_chains; i++)
-		if (rb.rules_seen[i] != rs->chains[i].n_rules) {
-			mismatch(&rb, "rule count of chain", rs->chains[i].name, NULL);
-			goto out;
+	/* Twice at most: a read that another commit overtook says nothing
+	 * about either generation, so it is done once more. */
+	for (int attempt = 0; attempt < 2; attempt++) {
+		uint32_t before, after;
+		bool still;
+
+		rb.failed = rb.table_seen = false;
+		memset(rb.chain_seen, 0, (rs->n_chains + 1 + rs->n_sets + 1) * sizeof(bool));
+		memset(rb.rules_seen, 0, (rs->n_chains + 1) * sizeof(size_t));
+		q.pinned = q.moved = false;
+		if (nl_query_genid(&q, &before, err))
+			break;
+		rc = read_all(&rb, &q);
+		if (nl_query_genid(&q, &after, err)) {
+			rc = -1;
+			break;
 		}
-	for (size_t i = 0; i < rs->n_sets; i++) {
-		s = nftnl_set_alloc();
-		if (!s)
-			goto out;
-		nftnl_set_set_str(s, NFTNL_SET_TABLE, rs->table);
-		nftnl_set_set_str(s, NFTNL_SET_NAME, rs->sets[i].name);
-		nftnl_set_set_u32(s, NFTNL_SET_FAMILY, NFPROTO_INET);
-		nlh = request(buf, NFT_MSG_GETSETELEM, NLM_F_DUMP);
-		nftnl_set_elems_nlmsg_build_payload(nlh, s);
-		nftnl_set_free(s);
-		s = NULL;
-		rb.n_keys = 0;
-		if (talk(nl, nlh, elems_cb, &rb, "the set elements") || compare_elements(&rb, &rs->sets[i]))
-			goto out;
+		still = after == before && !q.moved && (!q.pinned || q.pin_gen == (uint16_t)before);
+		if (still)
+			break;
+		rc = cs_fail(err, CS_EXIT_OSERR, "the ruleset kept changing while it was read back (generation %u, then %u); no command is started",
+			     before, after);
 	}
-	rc = 0;
-out:
-	if (t)
-		nftnl_table_free(t);
-	free(rb.rules_seen);
-	free(rb.keys);
+	nl_query_fini(&q);
+	sent_free(&rb);
 	return rc;
 }

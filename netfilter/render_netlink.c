@@ -453,16 +453,19 @@ static int add_rule(struct nl_batch *b, const struct nf_ruleset *rs, size_t c, s
 	return nl_batch_add(b, nlh, what);
 }
 
-struct nl_batch *render_netlink(const struct nf_ruleset *rs, uint32_t first_seq, struct cs_error *err)
+struct nl_batch *render_netlink(const struct nf_ruleset *rs, enum nl_table_mode mode, uint32_t genid,
+				uint32_t first_seq, struct cs_error *err)
 {
 	struct nl_batch *b = nl_batch_new(first_seq);
 	int rc;
 
-	/* Create, delete, create: replaces any earlier copy of the table. */
-	rc = !b || nl_batch_begin(b) ||
-	     add_table(b, rs, NFT_MSG_NEWTABLE, NLM_F_CREATE) ||
-	     add_table(b, rs, NFT_MSG_DELTABLE, 0) ||
-	     add_table(b, rs, NFT_MSG_NEWTABLE, NLM_F_CREATE);
+	rc = !b || nl_batch_begin(b, genid);
+	if (!rc && mode == NL_TABLE_CREATE)
+		rc = add_table(b, rs, NFT_MSG_NEWTABLE, NLM_F_CREATE | NLM_F_EXCL);
+	else if (!rc)  /* create, delete, create: replaces the earlier copy */
+		rc = add_table(b, rs, NFT_MSG_NEWTABLE, NLM_F_CREATE) ||
+		     add_table(b, rs, NFT_MSG_DELTABLE, 0) ||
+		     add_table(b, rs, NFT_MSG_NEWTABLE, NLM_F_CREATE);
 	for (size_t i = 0; i < rs->n_sets && !rc; i++)
 		rc = add_set(b, rs, i);
 	for (size_t i = 0; i < rs->n_chains && !rc; i++)

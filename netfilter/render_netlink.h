@@ -19,11 +19,25 @@
 #include "netfilter/model.h"
 #include "netfilter/nl_batch.h"
 
-/* BEGIN, the table created, deleted and created again (so any earlier copy
- * is replaced), the sets with their elements, the chains, the rules, END;
- * sequence numbers start at first_seq.  NULL with err (71) when memory runs
- * out or the model holds something netlink cannot express. */
-struct nl_batch *render_netlink(const struct nf_ruleset *rs, uint32_t first_seq, struct cs_error *err);
+/* How the batch brings the table in. */
+enum nl_table_mode {
+	/* The table does not exist: create it exclusively (a copy that appeared
+	 * meanwhile makes the kernel refuse the batch with EEXIST).  Nothing is
+	 * deleted, so the commit leaves no destruction work behind, and closing
+	 * the socket does not wait for an RCU grace period. */
+	NL_TABLE_CREATE,
+	/* The table exists: create, delete and create it again in the same
+	 * transaction, so the old copy is replaced atomically. */
+	NL_TABLE_REPLACE,
+};
+
+/* BEGIN (carrying genid when it is not 0: the kernel refuses the batch if
+ * the ruleset moved past that generation), the table as mode says, the sets
+ * with their elements, the chains, the rules, END; sequence numbers start at
+ * first_seq.  NULL with err (71) when memory runs out or the model holds
+ * something netlink cannot express. */
+struct nl_batch *render_netlink(const struct nf_ruleset *rs, enum nl_table_mode mode, uint32_t genid,
+				uint32_t first_seq, struct cs_error *err);
 
 /* The objects of the batch, one at a time: the readback compares what the
  * kernel reports with these, and the golden tests print them.  Each returns

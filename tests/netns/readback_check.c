@@ -1,0 +1,80 @@
+/* The readback against a kernel that holds something else: a test tool run
+ * inside a network namespace by test_readback.sh.
+ *
+ *   readback_check apply    program the test ruleset (firewall_apply)
+ *   readback_check verify   only read the table back and compare it with the
+ *                           batch the test ruleset renders to: exit 0 when
+ *                           the kernel holds exactly that, 1 (and the reason
+ *                           on stderr) otherwise
+ *   readback_check race CMD look, run CMD (which changes the ruleset), then
+ *                           program with the stale view: prints how many
+ *                           batches were sent
+ *
+ * The test ruleset is the interactive one with a small set (three ranges,
+ * the first not at 0.0.0.0) on tcp/443: every kind of expression, a set
+ * lookup, intervals. */
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "netfilter/apply.h"
+#include "netfilter/nl_query.h"
+#include "netfilter/nl_transport.h"
+#include "netfilter/readback.h"
+#include "netfilter/render_netlink.h"
+#include "netfilter/ruleset_build.h"
+#include "profiles/policy.h"
+
+static int build(struct policy *p, struct nf_ruleset *rs, struct cs_error *err)
+{
+	static const struct ipv4_range r[] = {
+		{ 0xc0000210u, 0xc000021fu },  /* 192.0.2.16/28 */
+		{ 0xc6336400u, 0xc633643fu },  /* 198.51.100.0/26 */
+		{ 0xc6336480u, 0xc63364bfu },  /* 198.51.100.128/26 */
+	};
+
+	policy_init(p, CS_PROFILE_INTERACTIVE);
+	return policy_add_dest(p, IPPROTO_TCP, 443, r, sizeof(r) / sizeof(r[0]), "readback test") ||
+	       ruleset_build(p, rs, err);
+}
+
+int main(int argc, char **argv)
+{
+	struct cs_error err = { 0 };
+	struct policy p;
+	struct nf_ruleset rs;
+	struct mnl_socket *nl;
+	struct nl_batch *b;
+	struct nl_query q;
+	uint32_t genid;
+	bool exists;
+	int rc = 1, attempts;
+
+	if (argc < 2 || build(&p, &rs, &err)) {
+		fprintf(stderr, "usage: readback_check apply|verify|race CMD (%s)\n", err.msg);
+		return 2;
+	}
+	if (strcmp(argv[1], "apply") == 0) {
+		rc = firewall_apply(&rs, &err) ? 1 : 0;
+	} else if (strcmp(argv[1], "verify") == 0 && (nl = nl_open(&err))) {
+		b = render_netlink(&rs, NL_TABLE_CREATE, 0, 1, &err);
+		rc = b && readback_verify(nl, &rs, b, &err) == 0 ? 0 : 1;
+		nl_batch_free(b);
+		mnl_socket_close(nl);
+	} else if (strcmp(argv[1], "race") == 0 && argc == 3 && (nl = nl_open(&err))) {
+		if (nl_query_init(&q, nl, &err) == 0 &&
+		    nl_query_table_exists(&q, rs.table, &exists, &genid, &err) == 0 &&
+		    system(argv[2]) == 0) {
+			rc = firewall_apply_seen(nl, &rs, exists, genid, &attempts, &err) ? 1 : 0;
+			printf("seen: table %s; batches sent: %d\n", exists ? "present" : "absent", attempts);
+		}
+		nl_query_fini(&q);
+		mnl_socket_close(nl);
+	}
+	if (rc)
+		fprintf(stderr, "%s\n", err.msg);
+	ruleset_free(&rs);
+	policy_free(&p);
+	return rc;
+}

@@ -1,0 +1,95 @@
+#!/bin/sh
+# The start-up path against a real kernel (root only):
+#   - a fresh namespace gets a batch that creates and deletes nothing, a
+#     restart one that replaces the table (seen by `nft monitor`);
+#   - a table that appears between the look and the batch costs one retry;
+#   - the readback catches a kernel table that differs from what was sent
+#     in any way: each case programs the test ruleset, changes one thing
+#     with nft, and the readback must refuse it.
+# usage: test_readback.sh PATH-TO-readback_check PATH-TO-cli-sandbox-init
+set -u
+TOOL=$1
+INIT=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/topology.sh"
+trap topo_down EXIT INT TERM
+NS="$TOPO_TAG-rb"
+topo_ns "$NS" || exit 1
+ip -n "$NS" link set lo up
+run() { ip netns exec "$NS" "$@"; }
+T=inet\ cli_sandbox
+
+# Fresh start, then a restart, watched by nft monitor.
+run nft monitor tables > "$TOPO_DIR/monitor" 2>/dev/null &
+MON=$!
+sleep 0.3
+start() {
+	run env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin CLI_SANDBOX_USER=nobody \
+		TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:8080 "$INIT" -- true 2>/dev/null
+}
+ok "a managed start in a fresh namespace" start
+sleep 0.2
+cp "$TOPO_DIR/monitor" "$TOPO_DIR/fresh"
+ok "a restart where the table exists" start
+sleep 0.2
+kill "$MON"
+wait "$MON" 2>/dev/null
+ok "the fresh start only added the table (no delete: no grace-period wait)" \
+	sh -c "grep -q '^create table inet cli_sandbox' '$TOPO_DIR/fresh' && ! grep -q 'delete table' '$TOPO_DIR/fresh'"
+ok "the restart replaced it (delete and add in one transaction)" \
+	sh -c "sed 1d '$TOPO_DIR/monitor' | grep -q '^delete table inet cli_sandbox'"
+
+# The race: absent when looked at, present when the batch arrives.
+run nft delete table $T
+out=$(run "$TOOL" race "nft add table $T")
+ok "a table that appears after the look: one retry with the replace batch ($out)" \
+	[ "$out" = "seen: table absent; batches sent: 2" ]
+ok "... and the result reads back as sent" run "$TOOL" verify
+out=$(run "$TOOL" race "nft add table inet other")
+ok "any commit after the look (generation check): one retry ($out)" \
+	[ "$out" = "seen: table present; batches sent: 2" ]
+run nft delete table inet other
+
+# The readback: identical first, then one difference at a time.
+run "$TOOL" apply
+ok "the readback accepts the table exactly as sent" run "$TOOL" verify
+handle() {  # the handle of the rule in chain output that mentions $1
+	run nft -a list chain $T output | sed -n "s/.*$1.* # handle \([0-9]*\)\$/\1/p" | head -n 1
+}
+refused() {  # refused DESCRIPTION NFT-ARGS...: apply, change, the readback must refuse
+	desc=$1
+	shift
+	run "$TOOL" apply && run nft "$@" &&
+		out=$(run "$TOOL" verify 2>&1)
+	rc=$?
+	ok "refused: $desc (${out:-no message})" was_refused
+}
+was_refused() {
+	[ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -q 'read back from the kernel differs from the plan'
+}
+refused "an element missing" delete element $T allow_tcp_443 '{ 198.51.100.128/26 }'
+refused "an element added" add element $T allow_tcp_443 '{ 198.51.100.200/30 }'
+refused "an element with another end" -f - <<EOF
+delete element $T allow_tcp_443 { 198.51.100.128/26 }
+add element $T allow_tcp_443 { 198.51.100.128/27 }
+EOF
+h=$(run "$TOOL" apply && handle @allow_tcp_443)
+refused "the set lookup inverted" replace rule $T output handle "$h" ip daddr != @allow_tcp_443 tcp dport 443 accept
+h=$(run "$TOOL" apply && handle @allow_tcp_443)
+refused "another port" replace rule $T output handle "$h" ip daddr @allow_tcp_443 tcp dport 444 accept
+h=$(run "$TOOL" apply && handle @allow_tcp_443)
+refused "an expression added (counter)" replace rule $T output handle "$h" ip daddr @allow_tcp_443 tcp dport 443 counter accept
+h=$(run "$TOOL" apply && handle @allow_tcp_443)
+refused "a rule deleted" delete rule $T output handle "$h"
+refused "a rule appended" add rule $T output accept
+refused "a rule inserted first" insert rule $T output accept
+refused "another chain policy" chain $T output '{ policy accept; }'
+refused "an extra regular chain" add chain $T extra
+refused "an extra base chain" add chain $T extra '{ type filter hook output priority -10; policy accept; }'
+refused "a base chain deleted" delete chain $T forward
+refused "an extra set" add set $T extra '{ type ipv4_addr; }'
+refused "the table dormant" add table $T '{ flags dormant; }'
+refused "the table gone" delete table $T
+run "$TOOL" apply
+ok "a restart replaces whatever was changed, and reads back as sent" run "$TOOL" verify
+t_done
