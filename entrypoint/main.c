@@ -188,11 +188,14 @@ static int launch(const struct pipeline *pl)
 
 int main(int argc, char **argv, char **envp)
 {
-	struct pipeline pl = { .pid1 = getpid() == 1 };
+	/* Static, not on the stack: of its 140 KiB of room only what a start
+	 * writes ever becomes resident, and PID 1 keeps it all its life. */
+	static struct pipeline pl;
 	struct options opt = { 0 };
 	struct cs_error err = { 0 };
 	int status;
 
+	pl.pid1 = getpid() == 1;
 	if (pl.pid1)
 		supervisor_prepare_signals();  /* first: no signal may be lost before supervision */
 
@@ -223,6 +226,8 @@ int main(int argc, char **argv, char **envp)
 	 * on the init never stops on an error of its own: the supervisor only
 	 * warns, and the container ends with the command's status. */
 	first_run_prepare(pl.command.cli, pl.cfg.has_url, pl.env);  /* as the user; only warns */
+	if (pl.pid1)
+		pipeline_shed_start(&pl);
 	status = launch(&pl);
 	goto out;
 stop:

@@ -29,3 +29,9 @@ void pipeline_free(struct pipeline *pl)
 	ruleset_free(&pl->ruleset);
 	policy_free(&pl->policy);
 }
+
+void pipeline_shed_start(struct pipeline *pl)
+{
+	ruleset_free(&pl->ruleset);
+	policy_free(&pl->policy);
+}

@@ -31,4 +31,8 @@ int pipeline_digest(struct pipeline *pl, struct cs_error *err);
 
 void pipeline_free(struct pipeline *pl);
 
+/* Frees what only the start needed (the policy and the ruleset), so PID 1
+ * carries none of it while the command runs. */
+void pipeline_shed_start(struct pipeline *pl);
+
 #endif

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/resident.h"
 #include "entrypoint/command.h"
 
 /* Signals the init passes on to the command.  What a terminal generates
@@ -276,5 +277,6 @@ int supervisor_run(char *const argv[], char *const envp[])
 	/* Also here, so a signal forwarded before the child ran finds its group.
 	 * EACCES (the child already exec'd) and ESRCH are harmless. */
 	(void)setpgid(child, child);
+	resident_shrink();  /* from here on PID 1 only supervises */
 	return supervise(sfd, child);
 }
