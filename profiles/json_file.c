@@ -35,13 +35,13 @@ static int read_all(int fd, char *buf, size_t size)
 	return 0;
 }
 
-int json_file_load(const char *path, size_t max_bytes, json_t **out, struct cs_error *err)
+int json_file_read(const char *path, size_t max_bytes, char **text, size_t *len, struct cs_error *err)
 {
 	struct stat st;
 	char *buf;
-	int fd, rc;
+	int fd;
 
-	*out = NULL;
+	*text = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0 && errno == ENOENT)
 		return 1;
@@ -67,7 +67,22 @@ int json_file_load(const char *path, size_t max_bytes, json_t **out, struct cs_e
 		return cs_fail(err, CS_EXIT_CONFIG, "cannot read %s completely; check the file and its permissions", path);
 	}
 	close(fd);
-	rc = json_text_load(buf, (size_t)st.st_size, path, out, err);
-	free(buf);
+	buf[st.st_size] = '\0';
+	*text = buf;
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
+int json_file_load(const char *path, size_t max_bytes, json_t **out, struct cs_error *err)
+{
+	char *text;
+	size_t len;
+	int rc = json_file_read(path, max_bytes, &text, &len, err);
+
+	*out = NULL;
+	if (rc)
+		return rc;
+	rc = json_text_load(text, len, path, out, err);
+	free(text);
 	return rc;
 }

@@ -15,6 +15,10 @@
  * larger than max_bytes or is not valid JSON.  Duplicate keys are refused. */
 int json_file_load(const char *path, size_t max_bytes, json_t **out, struct cs_error *err);
 
+/* The same checks, but the raw text: 0 with *text (malloc'd, NUL-terminated,
+ * *len bytes before the NUL), 1 when path does not exist, -1 with err. */
+int json_file_read(const char *path, size_t max_bytes, char **text, size_t *len, struct cs_error *err);
+
 /* Parses an in-memory document; name is used in messages.  0 or -1 (78). */
 int json_text_load(const char *text, size_t len, const char *name, json_t **out,
 		   struct cs_error *err);

@@ -6,6 +6,7 @@
 
 #include "base/grow.h"
 #include "profiles/json_file.h"
+#include "profiles/range_scan.h"
 
 #define REFRESH_HINT "fix the entry or refresh the file with scripts/refresh-ranges"
 
@@ -83,30 +84,50 @@ int range_list_remove_forbidden(struct range_list *l, bool *removed)
 	return 0;
 }
 
-/* One entry of a provider list: an IPv4 prefix, added masked; IPv6 skipped. */
-static int add_entry(const char *path, const char *where, size_t index, json_t *v,
-		     struct range_list *out, size_t *masked, struct cs_error *err)
+/* One prefix string of a provider list (not NUL-terminated): an IPv4
+ * prefix, added masked; IPv6 skipped. */
+static int add_prefix(const char *path, const char *where, size_t index, const char *s, size_t n,
+		      struct range_list *out, size_t *masked, struct cs_error *err)
 {
-	const char *s = json_string_value(v);
+	int shown = n > 60 ? 60 : (int)n;
 	uint32_t addr;
 	unsigned len;
 	bool host_bits;
 	struct ipv4_range r;
 
-	if (!s)
-		return cs_fail(err, CS_EXIT_CONFIG, "%s: %s[%zu] is not a string; " REFRESH_HINT, path, where, index);
-	if (strchr(s, ':'))
+	if (memchr(s, ':', n))
 		return 0;  /* IPv6: dropped by the firewall anyway */
-	if (ipv4_prefix_parse(s, strlen(s), &addr, &len, &host_bits))
-		return cs_fail(err, CS_EXIT_CONFIG, "%s: %s[%zu] '%.60s' is not an IPv4 prefix a.b.c.d/len; " REFRESH_HINT,
-			       path, where, index, s);
+	if (ipv4_prefix_parse(s, n, &addr, &len, &host_bits))
+		return cs_fail(err, CS_EXIT_CONFIG, "%s: %s[%zu] '%.*s' is not an IPv4 prefix a.b.c.d/len; " REFRESH_HINT,
+			       path, where, index, shown, s);
 	if (len < RANGES_MIN_PREFIX_LEN)
-		return cs_fail(err, CS_EXIT_CONFIG, "%s: %s[%zu] '%.60s' is wider than /%d, which no provider publishes; " REFRESH_HINT,
-			       path, where, index, s, RANGES_MIN_PREFIX_LEN);
+		return cs_fail(err, CS_EXIT_CONFIG, "%s: %s[%zu] '%.*s' is wider than /%d, which no provider publishes; " REFRESH_HINT,
+			       path, where, index, shown, s, RANGES_MIN_PREFIX_LEN);
 	*masked += host_bits;
 	r = ipv4_prefix_range(addr, len);
 	if (range_list_add(out, r.first, r.last))
 		return cs_fail(err, CS_EXIT_OSERR, "out of memory reading %s", path);
+	return 0;
+}
+
+/* The same for a jansson value, which must be a string. */
+static int add_entry(const char *path, const char *where, size_t index, json_t *v,
+		     struct range_list *out, size_t *masked, struct cs_error *err)
+{
+	const char *s = json_string_value(v);
+
+	if (!s)
+		return cs_fail(err, CS_EXIT_CONFIG, "%s: %s[%zu] is not a string; " REFRESH_HINT, path, where, index);
+	return add_prefix(path, where, index, s, strlen(s), out, masked, err);
+}
+
+/* The strings the fast scanner found (profiles/range_scan.h). */
+static int add_scanned(const char *path, const char *where, const struct scan_list *l,
+		       struct range_list *out, size_t *masked, struct cs_error *err)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (add_prefix(path, where, l->v[i].index, l->v[i].s, l->v[i].len, out, masked, err))
+			return -1;
 	return 0;
 }
 
@@ -133,11 +154,34 @@ static int loaded(int rc, const char *path, size_t masked, json_t *root, struct 
 int ranges_load_github_meta(const char *path, const char *const *lists, size_t n_lists,
 			    struct range_list *out, struct cs_error *err)
 {
-	json_t *root;
-	size_t masked = 0;
-	int rc = json_file_load(path, RANGES_MAX_FILE_BYTES, &root, err);
+	json_t *root = NULL;
+	struct scan_list *found;
+	enum range_scan_result scanned;
+	size_t masked = 0, len;
+	char *text;
+	int rc = json_file_read(path, RANGES_MAX_FILE_BYTES, &text, &len, err);
 
 	memset(out, 0, sizeof(*out));
+	if (rc)
+		return rc;
+	/* The fast path first; jansson for whatever it leaves. */
+	found = calloc(n_lists + 1, sizeof(*found));
+	scanned = found ? range_scan_github(text, len, lists, n_lists, found) : RANGE_SCAN_NOMEM;
+	if (scanned == RANGE_SCAN_OK) {
+		for (size_t i = 0; i < n_lists && rc == 0; i++)
+			rc = add_scanned(path, lists[i], &found[i], out, &masked, err);
+		for (size_t i = 0; i < n_lists; i++)
+			scan_list_free(&found[i]);
+	}
+	free(found);
+	if (scanned == RANGE_SCAN_NOMEM)
+		rc = cs_fail(err, CS_EXIT_OSERR, "out of memory reading %s", path);
+	if (scanned != RANGE_SCAN_FALLBACK) {
+		free(text);
+		return loaded(rc, path, masked, NULL, out);
+	}
+	rc = json_text_load(text, len, path, &root, err);
+	free(text);
 	if (rc)
 		return rc;
 	if (!json_is_object(root)) {
@@ -165,11 +209,30 @@ out:
 
 int ranges_load_google(const char *path, struct range_list *out, struct cs_error *err)
 {
-	json_t *root, *prefixes, *e;
-	size_t masked = 0, k;
-	int rc = json_file_load(path, RANGES_MAX_FILE_BYTES, &root, err);
+	json_t *root = NULL, *prefixes, *e;
+	struct scan_list found;
+	enum range_scan_result scanned;
+	size_t masked = 0, k, len;
+	char *text;
+	int rc = json_file_read(path, RANGES_MAX_FILE_BYTES, &text, &len, err);
 
 	memset(out, 0, sizeof(*out));
+	if (rc)
+		return rc;
+	/* The fast path first; jansson for whatever it leaves. */
+	scanned = range_scan_google(text, len, &found);
+	if (scanned == RANGE_SCAN_OK) {
+		rc = add_scanned(path, "prefixes", &found, out, &masked, err);
+		scan_list_free(&found);
+	} else if (scanned == RANGE_SCAN_NOMEM) {
+		rc = cs_fail(err, CS_EXIT_OSERR, "out of memory reading %s", path);
+	}
+	if (scanned != RANGE_SCAN_FALLBACK) {
+		free(text);
+		return loaded(rc, path, masked, NULL, out);
+	}
+	rc = json_text_load(text, len, path, &root, err);
+	free(text);
 	if (rc)
 		return rc;
 	prefixes = json_object_get(root, "prefixes");
