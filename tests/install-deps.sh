@@ -6,7 +6,7 @@ PKGS="gcc make cmake pkg-config clang libclang-rt-14-dev
 libnftnl-dev libmnl-dev libcap-ng-dev libjansson-dev
 nftables iproute2 util-linux bsdutils procps python3 shellcheck git curl wget ca-certificates
 podman runc debootstrap uidmap fuse-overlayfs
-docker.io"
+docker.io dnsmasq-base"
 # Node.js may come from elsewhere (NodeSource bundles npm and conflicts with
 # Debian's npm): ask for the commands, not the packages.
 node_pkgs=""
