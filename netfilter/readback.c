@@ -398,32 +398,42 @@ static int set_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /* One element: a 4-byte key and at most the interval-end flag; anything
- * else (data, timeout, expressions, a range end) was never sent. */
+ * else (data, timeout, expressions, a range end) was never sent.  Read
+ * without attribute tables: there are tens of thousands of them. */
 static int one_elem(struct readback *rb, const struct nlattr *elem)
 {
 	const char *name = rb->rs->sets[rb->set].name;
-	struct attrs e, key;
+	const struct nlattr *a, *key = NULL, *flags_attr = NULL, *value = NULL;
 	uint32_t flags = 0, k;
 
-	attrs_of_nest(&e, elem);
-	if (e.bad || !e.a[NFTA_SET_ELEM_KEY])
-		return mismatch(rb, "set", name, "has an unreadable element");
-	for (int t = 1; t <= ATTR_MAX; t++)
-		if (e.a[t] && t != NFTA_SET_ELEM_KEY && t != NFTA_SET_ELEM_FLAGS)
+	mnl_attr_for_each_nested(a, elem) {
+		uint16_t t = mnl_attr_get_type(a);
+
+		if (t == NFTA_SET_ELEM_KEY && !key)
+			key = a;
+		else if (t == NFTA_SET_ELEM_FLAGS && !flags_attr)
+			flags_attr = a;
+		else
 			return mismatch(rb, "set", name, "has an element with more than a key");
-	attrs_of_nest(&key, e.a[NFTA_SET_ELEM_KEY]);
-	if (key.bad || !key.a[NFTA_DATA_VALUE] || mnl_attr_get_payload_len(key.a[NFTA_DATA_VALUE]) != 4)
+	}
+	if (key)
+		mnl_attr_for_each_nested(a, key) {
+			if (mnl_attr_get_type(a) != NFTA_DATA_VALUE || value)
+				return mismatch(rb, "set", name, "has an element with another key");
+			value = a;
+		}
+	if (!value || mnl_attr_get_payload_len(value) != 4)
 		return mismatch(rb, "set", name, "has an element with another key");
-	if (e.a[NFTA_SET_ELEM_FLAGS]) {
-		if (mnl_attr_get_payload_len(e.a[NFTA_SET_ELEM_FLAGS]) != 4)
+	if (flags_attr) {
+		if (mnl_attr_get_payload_len(flags_attr) != 4)
 			return mismatch(rb, "set", name, "has an unreadable element");
-		flags = ntohl(mnl_attr_get_u32(e.a[NFTA_SET_ELEM_FLAGS]));
+		flags = ntohl(mnl_attr_get_u32(flags_attr));
 	}
 	if (flags & ~(uint32_t)NFT_SET_ELEM_INTERVAL_END)
 		return mismatch(rb, "set", name, "has an element with flags that were not sent");
 	if (rb->n_keys >= rb->max_keys)
 		return mismatch(rb, "set", name, "has more elements than planned");
-	memcpy(&k, mnl_attr_get_payload(key.a[NFTA_DATA_VALUE]), 4);
+	memcpy(&k, mnl_attr_get_payload(value), 4);
 	rb->keys[rb->n_keys++] = (uint64_t)ntohl(k) << 1 | (flags ? 0 : 1);
 	return MNL_CB_OK;
 }

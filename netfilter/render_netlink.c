@@ -275,7 +275,10 @@ static int add_elem(struct nftnl_set *s, uint32_t key_host, bool end)
 	return 0;
 }
 
-struct nftnl_set *netlink_set(const struct nf_ruleset *rs, size_t i, uint32_t set_id)
+/* The set, with its elements when elems is true (the batch writes them
+ * itself: tens of thousands of libnftnl objects cost more than the kernel's
+ * own work on them). */
+static struct nftnl_set *set_object(const struct nf_ruleset *rs, size_t i, uint32_t set_id, bool elems)
 {
 	const struct nf_set *m = &rs->sets[i];
 	struct nftnl_set *s = nftnl_set_alloc();
@@ -299,9 +302,9 @@ struct nftnl_set *netlink_set(const struct nf_ruleset *rs, size_t i, uint32_t se
 	 * last + 1 flagged INTERVAL_END (none when the range reaches the top of
 	 * the address space), and a leading 0.0.0.0 end when the first range does
 	 * not start at 0, exactly as nft sends them. */
-	if (m->n_elems && m->elems[0].first != 0)
+	if (elems && m->n_elems && m->elems[0].first != 0)
 		rc |= add_elem(s, 0, true);
-	for (size_t k = 0; k < m->n_elems; k++) {
+	for (size_t k = 0; elems && k < m->n_elems; k++) {
 		rc |= add_elem(s, m->elems[k].first, false);
 		if (m->elems[k].last != UINT32_MAX)
 			rc |= add_elem(s, m->elems[k].last + 1, true);
@@ -314,6 +317,11 @@ fail:
 	if (s)
 		nftnl_set_free(s);
 	return NULL;
+}
+
+struct nftnl_set *netlink_set(const struct nf_ruleset *rs, size_t i, uint32_t set_id)
+{
+	return set_object(rs, i, set_id, true);
 }
 
 struct nftnl_rule *netlink_rule(const struct nf_ruleset *rs, size_t chain, size_t i)
@@ -391,34 +399,86 @@ static int add_table(struct nl_batch *b, const struct nf_ruleset *rs, uint16_t t
 	return nl_batch_add(b, nlh, what);
 }
 
+/* Elements per NEWSETELEM message: well inside the 64 KiB an attribute
+ * nest can hold, and inside a batch page's overrun. */
+#define ELEMS_BYTES_MAX (32u * 1024u)
+
+/* One element as nft sends it: the key big-endian, the end of a half-open
+ * interval flagged INTERVAL_END. */
+static void put_elem(struct nlmsghdr *nlh, uint32_t key_host, bool end)
+{
+	struct nlattr *e = mnl_attr_nest_start(nlh, NFTA_LIST_ELEM), *k;
+
+	if (end)
+		mnl_attr_put_u32(nlh, NFTA_SET_ELEM_FLAGS, htonl(NFT_SET_ELEM_INTERVAL_END));
+	k = mnl_attr_nest_start(nlh, NFTA_SET_ELEM_KEY);
+	mnl_attr_put_u32(nlh, NFTA_DATA_VALUE, htonl(key_host));
+	mnl_attr_nest_end(nlh, k);
+	mnl_attr_nest_end(nlh, e);
+}
+
+/* Key k of the 2 * n_elems + 1 candidates, in ascending order: a leading
+ * 0.0.0.0 end, then the start and the end (last + 1) of each range.  False
+ * for the two that may not exist: the leading end when the first range
+ * starts at 0, the end of a range that reaches 255.255.255.255. */
+static bool candidate(const struct nf_set *m, size_t k, uint32_t *key, bool *end)
+{
+	if (k == 0) {
+		*key = 0;
+		*end = true;
+		return m->elems[0].first != 0;
+	}
+	*end = k % 2 == 0;
+	if (!*end) {
+		*key = m->elems[k / 2].first;
+		return true;
+	}
+	*key = m->elems[k / 2 - 1].last + 1;
+	return m->elems[k / 2 - 1].last != UINT32_MAX;
+}
+
 /* A set and its elements; elements are split over as many messages as the
- * 64 KiB attribute limit needs, all inside the same transaction. */
+ * attribute limit needs, all inside the same transaction.  The keys are the
+ * ones netlink_set() describes, written straight into the batch. */
 static int add_set(struct nl_batch *b, const struct nf_ruleset *rs, size_t i)
 {
-	struct nftnl_set *s = netlink_set(rs, i, netlink_set_id(i));
-	struct nftnl_set_elems_iter *it;
+	const struct nf_set *m = &rs->sets[i];
+	struct nftnl_set *s = set_object(rs, i, netlink_set_id(i), false);
 	struct nlmsghdr *nlh;
 	char what[NL_BATCH_DESC_MAX];
-	int more = 1, rc = 0;
+	size_t n = 2 * m->n_elems + 1, k = 0;
+	uint32_t key;
+	bool end;
+	int rc;
 
 	if (!s)
 		return -1;
 	nlh = nl_batch_next(b, NFT_MSG_NEWSET, NLM_F_CREATE);
 	nftnl_set_nlmsg_build_payload(nlh, s);
-	snprintf(what, sizeof(what), "set %s", rs->sets[i].name);
-	rc = nl_batch_add(b, nlh, what);
-	it = rc ? NULL : nftnl_set_elems_iter_create(s);
-	if (!rc && !it)
-		rc = -1;
-	snprintf(what, sizeof(what), "the elements of set %s", rs->sets[i].name);
-	while (!rc && more > 0 && rs->sets[i].n_elems) {
-		nlh = nl_batch_next(b, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
-		more = nftnl_set_elems_nlmsg_build_payload_iter(nlh, it);
-		rc = more < 0 || nl_batch_add(b, nlh, what);
-	}
-	if (it)
-		nftnl_set_elems_iter_destroy(it);
 	nftnl_set_free(s);
+	snprintf(what, sizeof(what), "set %s", m->name);
+	rc = nl_batch_add(b, nlh, what);
+	snprintf(what, sizeof(what), "the elements of set %s", m->name);
+	if (m->n_elems == 0)
+		return rc;
+	for (;;) {
+		struct nlattr *list;
+
+		while (k < n && !candidate(m, k, &key, &end))
+			k++;
+		if (rc || k == n)
+			break;
+		nlh = nl_batch_next(b, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+		mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, m->name);
+		mnl_attr_put_u32(nlh, NFTA_SET_ELEM_LIST_SET_ID, htonl(netlink_set_id(i)));
+		mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, rs->table);
+		list = mnl_attr_nest_start(nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
+		for (; k < n && nlh->nlmsg_len < ELEMS_BYTES_MAX; k++)
+			if (candidate(m, k, &key, &end))
+				put_elem(nlh, key, end);
+		mnl_attr_nest_end(nlh, list);
+		rc = nl_batch_add(b, nlh, what);
+	}
 	return rc ? -1 : 0;
 }
 

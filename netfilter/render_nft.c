@@ -65,17 +65,26 @@ static const char *verdict_text(enum nf_verdict v)
 }
 
 /* An interval element as nft writes it: address, prefix, or first-last. */
-static void print_range(FILE *out, struct ipv4_range r)
+/* An interval element as nft writes it: address, prefix, or first-last.
+ * Formatted by hand and written once: large sets have tens of thousands. */
+static void print_range(FILE *out, const char *sep, struct ipv4_range r)
 {
-	char a[IPV4_TEXT_MAX], b[IPV4_TEXT_MAX];
+	char buf[64];
+	size_t n = strlen(sep);
 	uint8_t len;
 
-	if (r.first == r.last)
-		fprintf(out, "%s", ipv4_to_string(r.first, a));
-	else if (ipv4_range_is_prefix(r, &len))
-		fprintf(out, "%s/%u", ipv4_to_string(r.first, a), len);
-	else
-		fprintf(out, "%s-%s", ipv4_to_string(r.first, a), ipv4_to_string(r.last, b));
+	memcpy(buf, sep, n);
+	n += strlen(ipv4_to_string(r.first, buf + n));
+	if (r.first != r.last && ipv4_range_is_prefix(r, &len)) {
+		buf[n++] = '/';
+		if (len >= 10)
+			buf[n++] = (char)('0' + len / 10);
+		buf[n++] = (char)('0' + len % 10);
+	} else if (r.first != r.last) {
+		buf[n++] = '-';
+		n += strlen(ipv4_to_string(r.last, buf + n));
+	}
+	fwrite(buf, 1, n, out);
 }
 
 static void print_set(FILE *out, const struct nf_set *s)
@@ -83,10 +92,8 @@ static void print_set(FILE *out, const struct nf_set *s)
 	fprintf(out, "\tset %s {\n\t\ttype ipv4_addr\n\t\tflags interval\n", s->name);
 	if (s->n_elems) {
 		fputs("\t\telements = {", out);
-		for (size_t i = 0; i < s->n_elems; i++) {
-			fputs(i == 0 ? " " : (i % 4 == 0 ? ",\n\t\t\t     " : ", "), out);
-			print_range(out, s->elems[i]);
-		}
+		for (size_t i = 0; i < s->n_elems; i++)
+			print_range(out, i == 0 ? " " : (i % 4 == 0 ? ",\n\t\t\t     " : ", "), s->elems[i]);
 		fputs(" }\n", out);
 	}
 	fputs("\t}\n", out);

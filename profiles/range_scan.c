@@ -43,9 +43,25 @@ static bool fail(struct scanner *sc, int status)
 	return false;
 }
 
+/* Byte classes: JSON whitespace, and the bytes a plain string may hold
+ * (printable ASCII but '"' and '\\'). */
+enum { C_WS = 1, C_PLAIN = 2 };
+static unsigned char byte_class[256];
+
+static void classes(void)
+{
+	if (byte_class[' '])
+		return;
+	for (int c = 0x20; c <= 0x7e; c++)
+		byte_class[c] = C_PLAIN;
+	byte_class['"'] = byte_class['\\'] = 0;
+	byte_class[' '] |= C_WS;
+	byte_class['\n'] = byte_class['\r'] = byte_class['\t'] = C_WS;
+}
+
 static void ws(struct scanner *sc)
 {
-	while (sc->p < sc->end && (*sc->p == ' ' || *sc->p == '\n' || *sc->p == '\r' || *sc->p == '\t'))
+	while (sc->p < sc->end && (byte_class[(unsigned char)*sc->p] & C_WS))
 		sc->p++;
 }
 
@@ -66,15 +82,10 @@ static bool string(struct scanner *sc, struct scan_str *out)
 	if (sc->p >= sc->end || *sc->p != '"')
 		return fail(sc, RANGE_SCAN_FALLBACK);
 	s = ++sc->p;
-	while (sc->p < sc->end && *sc->p != '"') {
-		unsigned char c = (unsigned char)*sc->p;
-
-		if (c < 0x20 || c > 0x7e || c == '\\')
-			return fail(sc, RANGE_SCAN_FALLBACK);
+	while (sc->p < sc->end && (byte_class[(unsigned char)*sc->p] & C_PLAIN))
 		sc->p++;
-	}
-	if (sc->p >= sc->end)
-		return fail(sc, RANGE_SCAN_FALLBACK);
+	if (sc->p >= sc->end || *sc->p != '"')
+		return fail(sc, RANGE_SCAN_FALLBACK);  /* escape, control, non-ASCII, or the end */
 	out->s = s;
 	out->len = (size_t)(sc->p - s);
 	sc->p++;
@@ -289,6 +300,7 @@ static bool value(struct scanner *sc, enum role role)
 
 static enum range_scan_result scan(struct scanner *sc, const char *text, size_t len, enum role root)
 {
+	classes();
 	sc->p = text;
 	sc->end = text + len;
 	ws(sc);
