@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,9 +154,16 @@ size_t ipv4_ranges_normalise(struct ipv4_range *r, size_t n)
 {
 	size_t out = 0;
 
+	bool sorted = true;
+
 	if (n == 0)
 		return 0;
-	qsort(r, n, sizeof(*r), cmp_range);
+	/* Lists are normalised again at every stage (loader, subtraction,
+	 * model): a sorted one costs one pass, not a sort. */
+	for (size_t i = 1; i < n && sorted; i++)
+		sorted = cmp_range(&r[i - 1], &r[i]) <= 0;
+	if (!sorted)
+		qsort(r, n, sizeof(*r), cmp_range);
 	for (size_t i = 1; i < n; i++) {
 		struct ipv4_range *cur = &r[out];
 		/* Overlapping or adjacent (cur->last + 1 == next.first) merge. */
