@@ -7,6 +7,7 @@
 #     in any way: each case programs the test ruleset, changes one thing
 #     with nft, and the readback must refuse it.
 # usage: test_readback.sh PATH-TO-readback_check PATH-TO-cli-sandbox-init
+# shellcheck disable=SC2086  # $T is "inet cli_sandbox", two words on purpose
 set -u
 TOOL=$1
 INIT=$2
