@@ -87,6 +87,7 @@ fi
 topo_wait_tcp "$NS" 127.0.0.1 53 || exit 1
 P="CLI_SANDBOX_EGRESS_PROFILE=interactive CLI_SANDBOX_PROFILE_DIR=$D/prov"
 in_mnt() {  # in_mnt CMD...: inside the namespace, with our resolv.conf
+	# shellcheck disable=SC2016  # $0 and $@ belong to the inner shell
 	ip netns exec "$NS" unshare --mount --propagation private \
 		sh -c 'mount --bind "$0" /etc/resolv.conf && exec "$@"' "$D/resolv.conf" "$@"
 }
