@@ -21,7 +21,8 @@ run() { ip netns exec "$NS" "$@"; }
 T=inet\ cli_sandbox
 
 # Fresh start, then a restart, watched by nft monitor.
-run nft monitor tables > "$TOPO_DIR/monitor" 2>/dev/null &
+# (ip execs nft, so $! is nft itself; topo_down ends it too on an abort)
+topo_spawn "$NS" nft monitor tables > "$TOPO_DIR/monitor" 2>/dev/null
 MON=$!
 sleep 0.3
 start() {
