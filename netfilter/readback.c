@@ -130,12 +130,26 @@ static bool is_data_attr(const char *expr, uint16_t type)
 	return false;
 }
 
-/* An attribute one side may leave out because its value is the default
- * (older kernels do not report them; we send them explicitly). */
+/* An attribute one side may leave out because its value is zero, the
+ * default: the kernel omits some zeros (the log's queue threshold), older
+ * kernels do not report others (bitwise op); we send them explicitly. */
 static bool zero_default(const char *expr, uint16_t type)
 {
 	return (strcmp(expr, "bitwise") == 0 && type == NFTA_BITWISE_OP) ||
-	       (strcmp(expr, "lookup") == 0 && type == NFTA_LOOKUP_FLAGS);
+	       (strcmp(expr, "lookup") == 0 && type == NFTA_LOOKUP_FLAGS) ||
+	       (strcmp(expr, "log") == 0 && type == NFTA_LOG_QTHRESHOLD) ||
+	       (strcmp(expr, "limit") == 0 && type == NFTA_LIMIT_FLAGS);
+}
+
+/* An attribute whose value is all zero bytes. */
+static bool all_zero(const struct nlattr *a)
+{
+	const unsigned char *p = mnl_attr_get_payload(a);
+
+	for (uint16_t i = 0; i < mnl_attr_get_payload_len(a); i++)
+		if (p[i])
+			return false;
+	return mnl_attr_get_payload_len(a) > 0;
 }
 
 /* One expression as the kernel reports it against one as it was sent:
@@ -165,7 +179,7 @@ static bool same_expr(const struct nlattr *got, const struct nlattr *sent)
 		if (!g && !s)
 			continue;
 		if (!g || !s) {
-			if (zero_default(name, t) && be32_zero(g ? g : s))
+			if (zero_default(name, t) && all_zero(g ? g : s))
 				continue;
 			return false;
 		}
