@@ -5,7 +5,8 @@ set -eu
 PKGS="gcc make cmake pkg-config clang libclang-rt-14-dev
 libnftnl-dev libmnl-dev libcap-ng-dev libjansson-dev
 nftables iproute2 util-linux bsdutils procps python3 shellcheck git curl wget ca-certificates
-podman runc debootstrap uidmap fuse-overlayfs
+podman runc debootstrap uidmap fuse-overlayfs catatonit
+python3-kubernetes python3-yaml
 docker.io dnsmasq-base"
 # Node.js may come from elsewhere (NodeSource bundles npm and conflicts with
 # Debian's npm): ask for the commands, not the packages.

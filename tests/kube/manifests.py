@@ -1,0 +1,400 @@
+#!/usr/bin/python3
+"""Checks deploy/kubernetes/ without a cluster, and renders its Job's pod for
+`podman kube play`.
+
+  manifests.py validate DIR
+      Every document is parsed with the Kubernetes API models of
+      python3-kubernetes, strictly: an unknown field (a typo) or a missing
+      required one fails.  The agent-sandbox SandboxTemplate, which those
+      models do not know, is checked against its v1beta1 fields, with its pod
+      spec, NetworkPolicy rules and claim templates parsed by the same models.
+      Then the security shape: the firewall init container adds NET_ADMIN
+      and nothing else; the agent container is "restricted"; one image by
+      digest; the NetworkPolicies carry the ConfigMap's gateway tuple; the
+      SandboxTemplate's pod spec is the Job's.
+
+  manifests.py pod DIR OUTDIR --image IMAGE --url URL --name NAME
+                   --volume VOLUME [--no-init] [--args JSON] [--env K=V]...
+      Writes OUTDIR/pod.yaml (the Job's pod template as a Pod: kube play
+      takes no Job) and OUTDIR/configmap.yaml, with only these test changes:
+      the local image; the test gateway's URL; hostNetwork, so the pod uses
+      the network namespace podman is started in (podman 4.3 pods cannot
+      join a namespace path); a podman annotation that keeps the init
+      container after it exits, for its log; the Secret reference replaced
+      by a literal (podman has no Kubernetes Secrets); the claim replaced by
+      the podman volume VOLUME; and, when given, the agent's args and extra
+      environment, or no init container at all.
+
+Needs Debian's python3-kubernetes and python3-yaml (tests/install-deps.sh).
+"""
+
+import copy
+import ipaddress
+import json
+import os
+import re
+import sys
+import urllib.parse
+
+import yaml
+from kubernetes import client
+
+MODELS = {
+    ("v1", "Namespace"): "V1Namespace",
+    ("v1", "ConfigMap"): "V1ConfigMap",
+    ("v1", "Pod"): "V1Pod",
+    ("batch/v1", "Job"): "V1Job",
+    ("networking.k8s.io/v1", "NetworkPolicy"): "V1NetworkPolicy",
+}
+SANDBOX_TEMPLATE = ("extensions.agents.x-k8s.io/v1beta1", "SandboxTemplate")
+DIGEST_IMAGE = re.compile(r"^[^@\s]+@sha256:[0-9a-f]{64}$")
+PRIMITIVES = {"str": (str,), "int": (int,), "float": (int, float), "bool": (bool,),
+              "object": (object,), "datetime": (str,), "date": (str,)}
+
+
+class Invalid(Exception):
+    pass
+
+
+# ------------------------------------------------------------------ strict parse
+def strict(value, type_name, path):
+    """Walks value against the python3-kubernetes model type_name; raises
+    Invalid at the first unknown field or wrongly typed value."""
+    m = re.fullmatch(r"list\[(.+)\]", type_name)
+    if m:
+        if not isinstance(value, list):
+            raise Invalid(f"{path}: expected a list, got {type(value).__name__}")
+        for i, v in enumerate(value):
+            strict(v, m.group(1), f"{path}[{i}]")
+        return
+    m = re.fullmatch(r"dict\(str, (.+)\)", type_name)
+    if m:
+        if not isinstance(value, dict):
+            raise Invalid(f"{path}: expected a map, got {type(value).__name__}")
+        for k, v in value.items():
+            # Quantities (cpu: 2) are strings in the models, numbers in YAML.
+            if m.group(1) == "str" and isinstance(v, (int, float)) and not isinstance(v, bool) \
+                    and path.rsplit(".", 1)[-1] in ("limits", "requests", "capacity"):
+                continue
+            strict(v, m.group(1), f"{path}.{k}")
+        return
+    if type_name in PRIMITIVES:
+        ok = isinstance(value, PRIMITIVES[type_name])
+        if type_name in ("int", "float") and isinstance(value, bool):
+            ok = False
+        if not ok:
+            raise Invalid(f"{path}: expected {type_name}, got {type(value).__name__} {value!r}")
+        return
+    cls = getattr(client, type_name)
+    if not isinstance(value, dict):
+        raise Invalid(f"{path}: expected a {type_name} map, got {type(value).__name__}")
+    fields = {json_key: cls.openapi_types[attr] for attr, json_key in cls.attribute_map.items()}
+    for k, v in value.items():
+        if k not in fields:
+            raise Invalid(f"{path}.{k}: unknown field of {type_name} (a typo?)")
+        strict(v, fields[k], f"{path}.{k}")
+
+
+def parse(value, type_name, path):
+    """strict(), then the models' own constructors (required fields, enums)."""
+    strict(value, type_name, path)
+    try:
+        client.ApiClient()._ApiClient__deserialize(value, type_name)
+    except (ValueError, TypeError) as e:
+        raise Invalid(f"{path}: {e}") from None
+
+
+def only_keys(value, allowed, path):
+    if not isinstance(value, dict):
+        raise Invalid(f"{path}: expected a map")
+    for k in value:
+        if k not in allowed:
+            raise Invalid(f"{path}.{k}: unknown field (a typo?)")
+
+
+def enum(value, allowed, path):
+    if value is not None and value not in allowed:
+        raise Invalid(f"{path}: {value!r} is not one of {sorted(allowed)}")
+
+
+def parse_sandbox_template(doc, path):
+    """The v1beta1 SandboxTemplate fields (kubernetes-sigs/agent-sandbox,
+    extensions/api/v1beta1/sandboxtemplate_types.go, api/v1beta1/sandbox_types.go)."""
+    only_keys(doc, {"apiVersion", "kind", "metadata", "spec"}, path)
+    parse(doc.get("metadata", {}), "V1ObjectMeta", f"{path}.metadata")
+    spec = doc.get("spec")
+    if spec is None:
+        raise Invalid(f"{path}.spec: required")
+    only_keys(spec, {"podTemplate", "volumeClaimTemplates", "service", "networkPolicy",
+                     "networkPolicyManagement", "envVarsInjectionPolicy",
+                     "volumeClaimTemplatesPolicy"}, f"{path}.spec")
+    enum(spec.get("networkPolicyManagement"), {"Managed", "Unmanaged"}, f"{path}.spec.networkPolicyManagement")
+    enum(spec.get("envVarsInjectionPolicy"), {"Allowed", "Overrides", "Disallowed"}, f"{path}.spec.envVarsInjectionPolicy")
+    enum(spec.get("volumeClaimTemplatesPolicy"), {"Allowed", "Overrides", "Disallowed"}, f"{path}.spec.volumeClaimTemplatesPolicy")
+    if "service" in spec:
+        strict(spec["service"], "bool", f"{path}.spec.service")
+    pt = spec.get("podTemplate")
+    if pt is None:
+        raise Invalid(f"{path}.spec.podTemplate: required")
+    only_keys(pt, {"metadata", "spec"}, f"{path}.spec.podTemplate")
+    only_keys(pt.get("metadata", {}), {"labels", "annotations"}, f"{path}.spec.podTemplate.metadata")
+    for k in ("labels", "annotations"):
+        if k in pt.get("metadata", {}):
+            strict(pt["metadata"][k], "dict(str, str)", f"{path}.spec.podTemplate.metadata.{k}")
+    if "spec" not in pt:
+        raise Invalid(f"{path}.spec.podTemplate.spec: required")
+    parse(pt["spec"], "V1PodSpec", f"{path}.spec.podTemplate.spec")
+    np = spec.get("networkPolicy")
+    if np is not None:
+        only_keys(np, {"ingress", "egress"}, f"{path}.spec.networkPolicy")
+        parse(np.get("ingress", []), "list[V1NetworkPolicyIngressRule]", f"{path}.spec.networkPolicy.ingress")
+        parse(np.get("egress", []), "list[V1NetworkPolicyEgressRule]", f"{path}.spec.networkPolicy.egress")
+    for i, vct in enumerate(spec.get("volumeClaimTemplates", [])):
+        p = f"{path}.spec.volumeClaimTemplates[{i}]"
+        only_keys(vct, {"metadata", "spec"}, p)
+        only_keys(vct.get("metadata", {}), {"name", "labels", "annotations"}, f"{p}.metadata")
+        if not vct.get("metadata", {}).get("name"):
+            raise Invalid(f"{p}.metadata.name: required")
+        parse(vct.get("spec", {}), "V1PersistentVolumeClaimSpec", f"{p}.spec")
+
+
+def load(directory):
+    docs = []
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith((".yaml", ".yml")):
+            continue
+        with open(os.path.join(directory, name)) as f:
+            try:
+                for i, doc in enumerate(yaml.safe_load_all(f)):
+                    if doc is not None:
+                        docs.append((f"{name}#{i}", doc))
+            except yaml.YAMLError as e:
+                raise Invalid(f"{name}: not YAML: {e}") from None
+    if not docs:
+        raise Invalid(f"{directory}: no manifests")
+    return docs
+
+
+def parse_all(docs):
+    for path, doc in docs:
+        if not isinstance(doc, dict):
+            raise Invalid(f"{path}: not a map")
+        key = (doc.get("apiVersion"), doc.get("kind"))
+        if key == SANDBOX_TEMPLATE:
+            parse_sandbox_template(doc, path)
+        elif key in MODELS:
+            parse(doc, MODELS[key], path)
+        else:
+            raise Invalid(f"{path}: unknown apiVersion/kind {key[0]}/{key[1]}")
+
+
+# ------------------------------------------------------------------ the shape
+def need(cond, msg):
+    if not cond:
+        raise Invalid(msg)
+
+
+def one(docs, kind):
+    found = [(p, d) for p, d in docs if d.get("kind") == kind]
+    need(len(found) == 1, f"expected exactly one {kind}, found {len(found)}")
+    return found[0]
+
+
+def gateway_tuple(url, path):
+    u = urllib.parse.urlsplit(url)
+    need(u.scheme in ("http", "https") and u.hostname, f"{path}: {url!r} is not an http(s) URL")
+    try:
+        addr = ipaddress.IPv4Address(u.hostname)
+    except ValueError:
+        raise Invalid(f"{path}: the managed gateway must be a literal IPv4 address, not {u.hostname!r}") from None
+    return str(addr), u.port or (443 if u.scheme == "https" else 80)
+
+
+def check_egress(rules, addr, port, path):
+    need(isinstance(rules, list) and len(rules) == 1, f"{path}: expected exactly one egress rule, the gateway tuple")
+    r = rules[0]
+    to = r.get("to", [])
+    need(len(to) == 1 and set(to[0]) == {"ipBlock"} and to[0]["ipBlock"].get("cidr") == f"{addr}/32"
+         and not to[0]["ipBlock"].get("except"),
+         f"{path}: egress must go to ipBlock {addr}/32 only (the ConfigMap's gateway)")
+    ports = r.get("ports", [])
+    need(len(ports) == 1 and ports[0].get("protocol", "TCP") == "TCP" and ports[0].get("port") == port
+         and "endPort" not in ports[0], f"{path}: egress must allow TCP port {port} only")
+
+
+def check_pod_spec(spec, path, configmap):
+    need(spec.get("restartPolicy") == "Never", f"{path}.restartPolicy: Never (one task, one run)")
+    need(spec.get("automountServiceAccountToken") is False, f"{path}.automountServiceAccountToken: false")
+    need(spec.get("enableServiceLinks") is False,
+         f"{path}.enableServiceLinks: false (Service variables named CLI_SANDBOX_* stop the start)")
+    for k in ("hostNetwork", "hostPID", "hostIPC", "shareProcessNamespace"):
+        need(not spec.get(k), f"{path}.{k} must stay off")
+    for v in spec.get("volumes", []):
+        need("hostPath" not in v, f"{path}.volumes: no hostPath volumes ({v.get('name')})")
+    pod_sc = spec.get("securityContext", {})
+    inits, ctrs = spec.get("initContainers", []), spec.get("containers", [])
+    need(len(inits) == 1 and len(ctrs) == 1, f"{path}: one init container (firewall) and one container (agent)")
+    init, agent = inits[0], ctrs[0]
+    ip, ap = f"{path}.initContainers[0]", f"{path}.containers[0]"
+    need(init.get("image") == agent.get("image") and DIGEST_IMAGE.match(init.get("image", "")),
+         f"{path}: both containers run one image, by digest (name@sha256:<64 hex>)")
+    for c, p in ((init, ip), (agent, ap)):
+        need("command" not in c, f"{p}.command: leave the ENTRYPOINT (the init) alone; use args")
+        need({"configMapRef": {"name": configmap}} in c.get("envFrom", []),
+             f"{p}.envFrom: the gateway ConfigMap {configmap}, so both sides see one configuration")
+        need(c.get("resources", {}).get("limits", {}).get("memory"), f"{p}.resources.limits.memory: set")
+    need(init.get("args", [None])[0] == "--firewall-only", f"{ip}.args: start with --firewall-only")
+    need(agent.get("args", [None])[0] == "--verify-only" and len(agent["args"]) > 1,
+         f"{ap}.args: --verify-only, then the command")
+    isc = init.get("securityContext", {})
+    caps = isc.get("capabilities", {})
+    need(caps.get("drop") == ["ALL"] and caps.get("add") == ["NET_ADMIN"],
+         f"{ip}.securityContext.capabilities: drop [ALL], add [NET_ADMIN] and nothing else")
+    need(isc.get("allowPrivilegeEscalation") is False and not isc.get("privileged"),
+         f"{ip}.securityContext: allowPrivilegeEscalation false, not privileged")
+    need(isc.get("readOnlyRootFilesystem") is True, f"{ip}.securityContext.readOnlyRootFilesystem: true")
+    asc = agent.get("securityContext", {})
+    need(asc.get("runAsNonRoot") is True, f"{ap}.securityContext.runAsNonRoot: true")
+    need(isinstance(asc.get("runAsUser"), int) and asc["runAsUser"] > 0
+         and isinstance(asc.get("runAsGroup"), int) and asc["runAsGroup"] > 0,
+         f"{ap}.securityContext: runAsUser and runAsGroup, both non-zero")
+    need(asc.get("allowPrivilegeEscalation") is False and not asc.get("privileged"),
+         f"{ap}.securityContext: allowPrivilegeEscalation false, not privileged")
+    need(asc.get("capabilities") == {"drop": ["ALL"]}, f"{ap}.securityContext.capabilities: drop [ALL], add nothing")
+    need(asc.get("readOnlyRootFilesystem") is True, f"{ap}.securityContext.readOnlyRootFilesystem: true")
+    seccomp = asc.get("seccompProfile", pod_sc.get("seccompProfile", {}))
+    need(seccomp.get("type") == "RuntimeDefault", f"{ap}: seccompProfile RuntimeDefault")
+    mounts = {m["mountPath"] for m in agent.get("volumeMounts", [])}
+    need({"/workspace", "/home/node", "/tmp"} <= mounts,
+         f"{ap}.volumeMounts: /workspace, /home/node and /tmp (the root filesystem is read-only)")
+
+
+def validate(directory):
+    docs = load(directory)
+    parse_all(docs)
+    ns_path, ns = one(docs, "Namespace")
+    name = ns["metadata"]["name"]
+    labels = ns["metadata"].get("labels", {})
+    need(labels.get("pod-security.kubernetes.io/enforce") == "privileged",
+         f"{ns_path}: enforce 'privileged' (the init container adds NET_ADMIN)")
+    need(labels.get("pod-security.kubernetes.io/warn") == "restricted"
+         and labels.get("pod-security.kubernetes.io/audit") == "restricted",
+         f"{ns_path}: warn and audit at 'restricted'")
+    for p, d in docs:
+        if d["kind"] != "Namespace":
+            need(d["metadata"].get("namespace") == name, f"{p}: metadata.namespace {name}")
+    cm_path, cm = one(docs, "ConfigMap")
+    data = cm.get("data", {})
+    need(data.get("CLI_SANDBOX_EGRESS_PROFILE", "managed") == "managed", f"{cm_path}: the managed profile")
+    addr, port = gateway_tuple(data.get("TASK_AGENT_MODEL_BASE_URL", ""), f"{cm_path}.data.TASK_AGENT_MODEL_BASE_URL")
+    cm_name = cm["metadata"]["name"]
+
+    job_path, job = one(docs, "Job")
+    js = job["spec"]
+    for k in ("activeDeadlineSeconds", "ttlSecondsAfterFinished", "backoffLimit"):
+        need(isinstance(js.get(k), int), f"{job_path}.spec.{k}: set")
+    pod = js["template"]["spec"]
+    check_pod_spec(pod, f"{job_path}.spec.template.spec", cm_name)
+    pod_labels = js["template"].get("metadata", {}).get("labels", {})
+    need(any(v["name"] == "workspace" and "persistentVolumeClaim" in v for v in pod.get("volumes", [])),
+         f"{job_path}: the workspace is a claim the controller fills")
+
+    np_path, np = one(docs, "NetworkPolicy")
+    nps = np["spec"]
+    sel = nps.get("podSelector", {}).get("matchLabels", {})
+    need(sel and all(pod_labels.get(k) == v for k, v in sel.items()), f"{np_path}: podSelector selects the Job's pod")
+    need(set(nps.get("policyTypes", [])) == {"Ingress", "Egress"} and not nps.get("ingress"),
+         f"{np_path}: policyTypes Ingress and Egress, no ingress allowed")
+    check_egress(nps.get("egress"), addr, port, f"{np_path}.spec.egress")
+
+    st_path, st = one(docs, "SandboxTemplate")
+    sts = st["spec"]
+    need(sts.get("envVarsInjectionPolicy", "Disallowed") == "Disallowed",
+         f"{st_path}: envVarsInjectionPolicy Disallowed (a claim must not move the gateway)")
+    need(sts.get("networkPolicyManagement", "Managed") == "Managed" and "networkPolicy" in sts,
+         f"{st_path}: a Managed networkPolicy with the gateway tuple (the default one blocks private gateways)")
+    need(not sts["networkPolicy"].get("ingress"), f"{st_path}.spec.networkPolicy.ingress: empty")
+    check_egress(sts["networkPolicy"].get("egress"), addr, port, f"{st_path}.spec.networkPolicy.egress")
+    need(any(v["metadata"]["name"] == "workspace" for v in sts.get("volumeClaimTemplates", [])),
+         f"{st_path}: a volumeClaimTemplate named workspace")
+    want = copy.deepcopy(pod)
+    want["volumes"] = [v for v in want.get("volumes", []) if v["name"] != "workspace"]
+    need(sts["podTemplate"]["spec"] == want,
+         f"{st_path}: podTemplate.spec differs from {job_path}'s pod spec (the workspace volume aside)")
+    need(sts["podTemplate"].get("metadata", {}).get("labels") == pod_labels,
+         f"{st_path}: podTemplate labels differ from the Job's")
+    return len(docs)
+
+
+# ------------------------------------------------------------------ kube play
+def render_pod(directory, outdir, image, url, name, volume, no_init, args, env):
+    docs = load(directory)
+    _, job = one(docs, "Job")
+    _, cm = one(docs, "ConfigMap")
+    tmpl = copy.deepcopy(job["spec"]["template"])
+    spec = tmpl["spec"]
+    spec["hostNetwork"] = True
+    for c in spec.get("initContainers", []) + spec["containers"]:
+        c["image"] = image
+        for e in c.get("env", []):
+            if "secretKeyRef" in e.get("valueFrom", {}):
+                del e["valueFrom"]
+                e["value"] = "sk-test-not-a-key"
+    agent = spec["containers"][0]
+    if args is not None:
+        agent["args"] = args
+    agent.setdefault("env", []).extend({"name": k, "value": v} for k, v in env)
+    for v in spec["volumes"]:
+        if "persistentVolumeClaim" in v:
+            v["persistentVolumeClaim"]["claimName"] = volume
+    meta = {"name": name, "labels": tmpl.get("metadata", {}).get("labels", {}),
+            "annotations": {"io.podman.annotations.init.container.type": "always"}}
+    if no_init:
+        del spec["initContainers"]
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+    parse(pod, "V1Pod", "rendered pod")
+    cm = copy.deepcopy(cm)
+    cm["data"]["TASK_AGENT_MODEL_BASE_URL"] = url
+    del cm["metadata"]["namespace"]
+    with open(os.path.join(outdir, "pod.yaml"), "w") as f:
+        yaml.safe_dump(pod, f, sort_keys=False)
+    with open(os.path.join(outdir, "configmap.yaml"), "w") as f:
+        yaml.safe_dump(cm, f, sort_keys=False)
+
+
+def main(argv):
+    try:
+        if len(argv) == 3 and argv[1] == "validate":
+            n = validate(argv[2])
+            print(f"{argv[2]}: {n} manifests valid")
+            return 0
+        if len(argv) >= 4 and argv[1] == "pod":
+            opts = {"--image": None, "--url": None, "--name": None, "--volume": None, "--args": None}
+            env, no_init, i = [], False, 4
+            while i < len(argv):
+                a = argv[i]
+                if a == "--no-init":
+                    no_init, i = True, i + 1
+                elif a == "--env" and i + 1 < len(argv):
+                    k, _, v = argv[i + 1].partition("=")
+                    env.append((k, v))
+                    i += 2
+                elif a in opts and i + 1 < len(argv):
+                    opts[a], i = argv[i + 1], i + 2
+                else:
+                    raise Invalid(f"unknown option {a}")
+            if None in (opts["--image"], opts["--url"], opts["--name"], opts["--volume"]):
+                raise Invalid("pod needs --image, --url, --name and --volume")
+            args = json.loads(opts["--args"]) if opts["--args"] else None
+            render_pod(argv[2], argv[3], opts["--image"], opts["--url"], opts["--name"],
+                       opts["--volume"], no_init, args, env)
+            return 0
+    except Invalid as e:
+        print(f"manifests.py: {e}", file=sys.stderr)
+        return 1
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
