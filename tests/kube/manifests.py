@@ -14,7 +14,8 @@
       SandboxTemplate's pod spec is the Job's.
 
   manifests.py pod DIR OUTDIR --image IMAGE --url URL --name NAME
-                   --volume VOLUME [--no-init] [--args JSON] [--env K=V]...
+                   --volume VOLUME [--no-init] [--args JSON | --sh COMMAND]
+                   [--add-cap CAP] [--init-no-net-admin] [--env K=V]...
       Writes OUTDIR/pod.yaml (the Job's pod template as a Pod: kube play
       takes no Job) and OUTDIR/configmap.yaml, with only these test changes:
       the local image; the test gateway's URL; hostNetwork, so the pod uses
@@ -22,8 +23,10 @@
       join a namespace path); a podman annotation that keeps the init
       container after it exits, for its log; the Secret reference replaced
       by a literal (podman has no Kubernetes Secrets); the claim replaced by
-      the podman volume VOLUME; and, when given, the agent's args and extra
-      environment, or no init container at all.
+      the podman volume VOLUME; and, when given, the agent's args (--sh:
+      --verify-only -- sh -c COMMAND), extra environment, a capability added
+      to the agent container, an init container without NET_ADMIN, or no
+      init container at all.
 
 Needs Debian's python3-kubernetes and python3-yaml (tests/install-deps.sh).
 """
@@ -327,7 +330,8 @@ def validate(directory):
 
 
 # ------------------------------------------------------------------ kube play
-def render_pod(directory, outdir, image, url, name, volume, no_init, args, env):
+def render_pod(directory, outdir, image, url, name, volume, no_init, args, env, add_caps,
+               init_no_net_admin):
     docs = load(directory)
     _, job = one(docs, "Job")
     _, cm = one(docs, "ConfigMap")
@@ -344,11 +348,15 @@ def render_pod(directory, outdir, image, url, name, volume, no_init, args, env):
     if args is not None:
         agent["args"] = args
     agent.setdefault("env", []).extend({"name": k, "value": v} for k, v in env)
+    if add_caps:
+        agent["securityContext"]["capabilities"]["add"] = add_caps
     for v in spec["volumes"]:
         if "persistentVolumeClaim" in v:
             v["persistentVolumeClaim"]["claimName"] = volume
     meta = {"name": name, "labels": tmpl.get("metadata", {}).get("labels", {}),
             "annotations": {"io.podman.annotations.init.container.type": "always"}}
+    if init_no_net_admin:
+        del spec["initContainers"][0]["securityContext"]["capabilities"]["add"]
     if no_init:
         del spec["initContainers"]
     pod = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
@@ -369,12 +377,18 @@ def main(argv):
             print(f"{argv[2]}: {n} manifests valid")
             return 0
         if len(argv) >= 4 and argv[1] == "pod":
-            opts = {"--image": None, "--url": None, "--name": None, "--volume": None, "--args": None}
-            env, no_init, i = [], False, 4
+            opts = {"--image": None, "--url": None, "--name": None, "--volume": None, "--args": None,
+                    "--sh": None}
+            env, caps, no_init, no_net_admin, i = [], [], False, False, 4
             while i < len(argv):
                 a = argv[i]
                 if a == "--no-init":
                     no_init, i = True, i + 1
+                elif a == "--init-no-net-admin":
+                    no_net_admin, i = True, i + 1
+                elif a == "--add-cap" and i + 1 < len(argv):
+                    caps.append(argv[i + 1])
+                    i += 2
                 elif a == "--env" and i + 1 < len(argv):
                     k, _, v = argv[i + 1].partition("=")
                     env.append((k, v))
@@ -386,8 +400,10 @@ def main(argv):
             if None in (opts["--image"], opts["--url"], opts["--name"], opts["--volume"]):
                 raise Invalid("pod needs --image, --url, --name and --volume")
             args = json.loads(opts["--args"]) if opts["--args"] else None
+            if opts["--sh"] is not None:
+                args = ["--verify-only", "--", "sh", "-c", opts["--sh"]]
             render_pod(argv[2], argv[3], opts["--image"], opts["--url"], opts["--name"],
-                       opts["--volume"], no_init, args, env)
+                       opts["--volume"], no_init, args, env, caps, no_net_admin)
             return 0
     except Invalid as e:
         print(f"manifests.py: {e}", file=sys.stderr)
