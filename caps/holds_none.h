@@ -13,7 +13,7 @@
 #define CLI_SANDBOX_HOLDS_NONE_H
 
 #include "caps/user_db.h"
-#include "entrypoint/status.h"
+#include "base/status.h"
 
 /* Checks that the calling process:
  *   - runs as user's uid and gid (real, effective, saved, filesystem), and

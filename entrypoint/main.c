@@ -4,6 +4,9 @@
  *   arguments -> configuration -> user -> command -> policy -> ruleset
  *   model -> digest | report (--check, --dry-run) | firewall -> privilege
  *   drop -> the irreversible boundary -> first run (as the user) -> launch.
+ * The Kubernetes split (entrypoint/split.h) changes the last stages only:
+ * --firewall-only stops after the firewall; --verify-only replaces firewall
+ * and drop by proving that both are already done.
  * The dry-run and the real start share every stage up to the last renderer
  * (the report prints nft text or JSON, the firewall sends the netlink
  * batch).  Each stage is a library call or a thin wrapper below it. */
@@ -22,13 +25,14 @@
 #include "entrypoint/first_run.h"
 #include "entrypoint/pipeline.h"
 #include "entrypoint/report.h"
+#include "entrypoint/split.h"
 #include "entrypoint/supervisor.h"
 #include "netfilter/apply.h"
 #include "netfilter/ruleset_build.h"
 #include "profiles/policy.h"
 #include "profiles/resolver.h"
 
-enum mode { MODE_START, MODE_CHECK, MODE_DRY_NFT, MODE_DRY_JSON };
+enum mode { MODE_START, MODE_CHECK, MODE_DRY_NFT, MODE_DRY_JSON, MODE_FIREWALL_ONLY, MODE_VERIFY_ONLY };
 
 struct options {
 	enum mode mode;
@@ -36,13 +40,18 @@ struct options {
 };
 
 static const char usage[] =
-	"usage: cli-sandbox-init [--dry-run[=nft|json]] [--check] [--help] [--version] [--] [COMMAND [ARG...]]\n"
+	"usage: cli-sandbox-init [--dry-run[=nft|json] | --check | --firewall-only | --verify-only]\n"
+	"                        [--help] [--version] [--] [COMMAND [ARG...]]\n"
 	"\n"
 	"Programs an egress firewall, sheds every privilege, then runs COMMAND (default: " CS_DEFAULT_COMMAND ")\n"
 	"as an unprivileged user, pointed at the model gateway.\n"
 	"\n"
 	"  --check              validate the configuration, print a summary; exit 0 or 78\n"
 	"  --dry-run[=nft|json] print the plan and the exact ruleset a start programs; change nothing\n"
+	"  --firewall-only      Kubernetes init container: program the firewall, print its line, exit 0\n"
+	"                       (COMMAND is not run; it picks the interactive profile's CLI names)\n"
+	"  --verify-only        Kubernetes agent container, started with no privilege: prove that and\n"
+	"                       the firewall by behaviour (78/71 otherwise), then run COMMAND as PID 1\n"
 	"  --help, --version\n"
 	"\n"
 	"environment:\n"
@@ -82,6 +91,10 @@ static int parse_args(int argc, char **argv, struct options *opt, struct cs_erro
 			*mode = MODE_DRY_NFT;
 		} else if (strcmp(a, "--dry-run=json") == 0 && *mode == MODE_START) {
 			*mode = MODE_DRY_JSON;
+		} else if (strcmp(a, "--firewall-only") == 0 && *mode == MODE_START) {
+			*mode = MODE_FIREWALL_ONLY;
+		} else if (strcmp(a, "--verify-only") == 0 && *mode == MODE_START) {
+			*mode = MODE_VERIFY_ONLY;
 		} else {
 			return cs_fail(err, CS_EXIT_CONFIG, "unknown or repeated option '%.40s'; see cli-sandbox-init --help", a);
 		}
@@ -120,10 +133,11 @@ static int plan_command(struct pipeline *pl, char *const envp[], char *const arg
 }
 
 /* The interactive profile opens only the names of the CLI being run;
- * --check touches nothing, the network included, so it resolves no name. */
+ * --check touches nothing, the network included, so it resolves no name;
+ * neither does --verify-only, which accepts the managed profile only. */
 static int build_policy(struct pipeline *pl, enum mode mode, struct cs_error *err)
 {
-	struct policy_env penv = { .resolve = mode == MODE_CHECK ? NULL : resolver_getaddrinfo,
+	struct policy_env penv = { .resolve = mode == MODE_CHECK || mode == MODE_VERIFY_ONLY ? NULL : resolver_getaddrinfo,
 				   .resolv_conf = "/etc/resolv.conf",
 				   .route_table = "/proc/net/route",
 				   .command = pl->command.argv[0] };
@@ -209,16 +223,24 @@ int main(int argc, char **argv, char **envp)
 	    build_ruleset(&pl, &err) ||
 	    pipeline_digest(&pl, &err))
 		goto stop;
-	if (opt.mode != MODE_START) {
+	if (opt.mode == MODE_CHECK || opt.mode == MODE_DRY_NFT || opt.mode == MODE_DRY_JSON) {
 		status = report(opt.mode, &pl);
+		goto out;
+	}
+	if (opt.mode == MODE_FIREWALL_ONLY) {
+		/* The init container: the firewall is the whole job. */
+		status = split_firewall_only(&pl, &err) ? cs_print_error(&err) : 0;
 		goto out;
 	}
 
 	/* The real start changes the kernel's state; a failure still stops it
-	 * (71) before the command runs. */
-	if (program_firewall(&pl, &err) ||
-	    block_log_open(&pl) ||  /* never fails: a problem is a warning */
-	    shed_privileges(&pl, &err))
+	 * (71) before the command runs.  --verify-only changes nothing: it
+	 * proves that the pod did both (78/71 otherwise), and has no block log
+	 * (binding the NFLOG group needs CAP_NET_ADMIN). */
+	if (opt.mode == MODE_VERIFY_ONLY ? split_verify_only(&pl, "/etc/resolv.conf", &err)
+	    : program_firewall(&pl, &err) ||
+	      block_log_open(&pl) ||  /* never fails: a problem is a warning */
+	      shed_privileges(&pl, &err))
 		goto stop;
 
 	/* ---- The irreversible boundary ----------------------------------

@@ -57,7 +57,7 @@ size_t egress_probes_managed(uint32_t gateway, uint16_t port, const uint32_t *na
 	out[n] = (struct egress_probe){ .kind = PROBE_UDP_SEND, .expect = PROBE_EXPECT_REFUSED,
 					.ipv6 = true, .port = 53, .what = "DNS over IPv6" };
 	memcpy(out[n++].addr, ipv6_doc_addr, 16);
-	out[n++] = v4(PROBE_TCP_CONNECT, PROBE_EXPECT_OPEN, gateway, port, "the model gateway (TASK_AGENT_MODEL_BASE_URL)");
+	out[n++] = v4(PROBE_TCP_CONNECT, PROBE_EXPECT_OPEN, gateway, port, "the model gateway");
 	return n;
 }
 

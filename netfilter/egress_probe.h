@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "entrypoint/status.h"
+#include "base/status.h"
 
 enum probe_kind {
 	PROBE_TCP_CONNECT,  /* a non-blocking connect, then close */

@@ -73,8 +73,9 @@ topo_spawn "$NS_GW" python3 "$ROOT/tests/gateway/mock_gateway.py" --listen 192.0
 topo_spawn "$NS_GW" python3 "$ROOT/tests/netns/netservers.py" --max-seconds 900 \
 	--tcp 192.0.2.1:8081 --tcp "[2001:db8:1::1]:443" --tcp 169.254.169.254:80 \
 	--dns 192.0.2.1:53
-topo_wait_tcp "$NS_GW" 192.0.2.1 8080 && topo_wait_tcp "$NS_GW" 192.0.2.1 8081 ||
+if ! topo_wait_tcp "$NS_GW" 192.0.2.1 8080 || ! topo_wait_tcp "$NS_GW" 192.0.2.1 8081; then
 	bail "the test servers did not start"
+fi
 
 # play NAME RENDER-OPTION...: renders the Job's pod, plays it in $NS_SBX with
 # a fresh workspace volume (seeded as a controller would), waits (bounded)

@@ -51,7 +51,7 @@ agent() {
 	shift 3
 	rm -f "$MARK"
 	t0=$(date +%s)
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086,SC2016 # $opts and $ENV split on purpose; the inner shell expands $1 and $@
 	timeout 60 ip netns exec "$NS_SBX" unshare --mount sh -c \
 		'mount --bind "$1" /etc/resolv.conf && shift && exec "$@"' sh "$TOPO_DIR/resolv.conf" \
 		setpriv $opts -- env -i $ENV TASK_AGENT_MODEL_BASE_URL="$url" "$TOPO_DIR/init" --verify-only -- "$@" \
@@ -94,7 +94,7 @@ ok "--verify-only: one line says what was proven, with the expected digest" \
 # shellcheck disable=SC2016 # expanded by the command's shell
 agent status $URL "$NONE" sh -c 'grep -E "^(Uid|Gid|Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs):" /proc/self/status'
 ok "--verify-only: the command runs as nobody, every capability set empty, no_new_privs 1" sh -c "
-	grep -Eq '^Uid:[[:space:]]+$NOBODY[[:space:]]+$NOBODY[[:space:]]+$NOBODY[[:space:]]+$NOBODY\$' '$TOPO_DIR/status.out' &&
+	grep -Eq '^Uid:[[:space:]]+${NOBODY}[[:space:]]+${NOBODY}[[:space:]]+${NOBODY}[[:space:]]+${NOBODY}\$' '$TOPO_DIR/status.out' &&
 	[ \$(grep -Ec '^Cap(Inh|Prm|Eff|Bnd|Amb):[[:space:]]+0+\$' '$TOPO_DIR/status.out') -eq 5 ] &&
 	grep -Eq '^NoNewPrivs:[[:space:]]+1\$' '$TOPO_DIR/status.out'"
 # As PID 1 of its own PID namespace: supervises, the status comes through.
@@ -140,13 +140,17 @@ ok "silent firewall: the command never ran" [ ! -e "$MARK" ]
 firewall $URL --inh-caps -all --bounding-set -all
 ok "--firewall-only without NET_ADMIN: 71 naming NET_ADMIN (got $(rc fw))" \
 	sh -c "[ \"\$(cat '$TOPO_DIR/fw.rc')\" = 71 ] && grep -q NET_ADMIN '$TOPO_DIR/fw.err'"
-timeout 10 env -i PATH=/usr/bin:/bin CLI_SANDBOX_EGRESS_PROFILE=interactive SKIP_EGRESS_FIREWALL=true \
+# shellcheck disable=SC2086
+timeout 10 env -i $ENV CLI_SANDBOX_EGRESS_PROFILE=interactive SKIP_EGRESS_FIREWALL=true \
 	"$INIT" --firewall-only >/dev/null 2>"$TOPO_DIR/skip.err"
-ok "--firewall-only with SKIP_EGRESS_FIREWALL=true: 78 ($?)" grep -q SKIP_EGRESS_FIREWALL "$TOPO_DIR/skip.err"
-timeout 10 env -i PATH=/usr/bin:/bin CLI_SANDBOX_EGRESS_PROFILE=interactive "$INIT" --verify-only true 2>"$TOPO_DIR/inter.err"
+r=$?
+ok "--firewall-only with SKIP_EGRESS_FIREWALL=true: 78 (got $r)" sh -c "[ $r -eq 78 ] && grep -q SKIP_EGRESS_FIREWALL '$TOPO_DIR/skip.err'"
+# shellcheck disable=SC2086
+timeout 10 env -i $ENV CLI_SANDBOX_EGRESS_PROFILE=interactive "$INIT" --verify-only true 2>"$TOPO_DIR/inter.err"
 r=$?
 ok "--verify-only in the interactive profile: 78 (got $r)" sh -c "[ $r -eq 78 ] && grep -q managed '$TOPO_DIR/inter.err'"
-timeout 10 env -i PATH=/usr/bin:/bin TASK_AGENT_MODEL_BASE_URL=$URL "$INIT" --firewall-only --verify-only true 2>/dev/null
+# shellcheck disable=SC2086
+timeout 10 env -i $ENV TASK_AGENT_MODEL_BASE_URL=$URL "$INIT" --firewall-only --verify-only true 2>"$TOPO_DIR/both.err"
 r=$?
-ok "--firewall-only and --verify-only together: 78 (got $r)" [ $r -eq 78 ]
+ok "--firewall-only and --verify-only together: 78 (got $r)" sh -c "[ $r -eq 78 ] && grep -q 'repeated option' '$TOPO_DIR/both.err'"
 t_done

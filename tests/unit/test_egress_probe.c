@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "netfilter/egress_probe.h"
-#include "tests/unit/check.h"
+#include "check.h"
 
 static struct probe_outcome done(void) { return (struct probe_outcome){ .done = true }; }
 static struct probe_outcome timeout(void) { return (struct probe_outcome){ .timeout = true }; }
