@@ -20,12 +20,14 @@ int nl_fail(struct cs_error *err, int errnum, const char *what, const char *deta
 	switch (errnum) {
 	case EPERM:
 	case EACCES:
-		return cs_fail(err, CS_EXIT_OSERR, "the kernel refused to program the firewall (%s%s%s): the container lacks CAP_NET_ADMIN; start it with --cap-add=NET_ADMIN",
+		return cs_fail(err, CS_EXIT_OSERR, "the kernel refused to program the firewall (%s%s%s): the container lacks CAP_NET_ADMIN; start it with --cap-add=NET_ADMIN "
+			       "(Kubernetes: the init container's securityContext.capabilities.add: [NET_ADMIN])",
 			       strerror(errnum), sep, d);
 	case EOPNOTSUPP:
 	case EPROTONOSUPPORT:
 	case EAFNOSUPPORT:
-		return cs_fail(err, CS_EXIT_OSERR, "the kernel has no nf_tables support (%s%s%s); run on a kernel with nf_tables, or load it on the host: modprobe nf_tables",
+		return cs_fail(err, CS_EXIT_OSERR, "the kernel has no nf_tables support (%s%s%s); run on a kernel with nf_tables, or load it on the host: modprobe nf_tables; "
+			       "gVisor (runsc) has no nf_tables at all: run this pod with runc or Kata instead",
 			       strerror(errnum), sep, d);
 	case ENOENT:
 		return cs_fail(err, CS_EXIT_OSERR, "the kernel could not create %s (%s%s%s): a netfilter module is probably missing; on the host run: modprobe nf_conntrack nft_ct nft_reject_inet",

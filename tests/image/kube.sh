@@ -133,7 +133,7 @@ play() {
 agent_rc() { cat "$WORK/$1.agent.rc" 2>/dev/null; }
 
 # The status of the agent's command and of its PID 1, read inside the pod.
-STATUS='grep -E "^(Uid|Gid|Groups|Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Seccomp):" /proc/self/status >/workspace/self.status; grep -E "^(Uid|Cap(Eff|Prm|Bnd)|NoNewPrivs):" /proc/1/status >/workspace/pid1.status'
+STATUS='grep -E "^(Uid|Gid|Groups|Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs|Seccomp):" /proc/self/status >/workspace/self.status; grep -E "^(Uid|Cap(Eff|Prm|Bnd)|NoNewPrivs):" /proc/1/status >/workspace/pid1.status; if ! touch /usr/local/x 2>/dev/null && touch /home/node/.w /tmp/.w; then echo read-only root, HOME and /tmp writable >/workspace/fs; fi'
 
 # --- 1. without the init container --------------------------------------------------
 ip netns exec "$NS_SBX" nft delete table inet cli_sandbox 2>/dev/null
@@ -147,13 +147,13 @@ ok "no init container: the command never ran" [ ! -e "$WORK/noinit/ws/ran" ]
 digest=$(CONTAINERS_CONF="$WORK/containers.conf" podman run --rm --network none --cap-drop ALL -e TASK_AGENT_MODEL_BASE_URL=$URL \
 	"$IMAGE" --dry-run 2>/dev/null | sed -n 's/^# ruleset sha256: //p')
 [ -n "$digest" ] || bail "no digest from --dry-run"
-play claude --sh "$STATUS && exec claude -p 'say pong'"
-ok "init container: exits 0 (got $(cat "$WORK/claude.fw.rc" 2>/dev/null))" [ "$(cat "$WORK/claude.fw.rc" 2>/dev/null)" = 0 ]
+play status --sh "$STATUS"
+ok "init container: exits 0 (got $(cat "$WORK/status.fw.rc" 2>/dev/null))" [ "$(cat "$WORK/status.fw.rc" 2>/dev/null)" = 0 ]
 ok "init container: the start line, with the dry-run's digest" \
-	grep -q "firewall up: profile=managed allow=\[tcp/8080:192.0.2.1\] .*sha256=$digest" "$WORK/claude.fw.log"
+	grep -q "firewall up: profile=managed allow=\[tcp/8080:192.0.2.1\] .*sha256=$digest" "$WORK/status.fw.log"
 ok "agent container: the self-check passed, with the same digest" \
-	grep -q "verified: .*gateway tcp 192.0.2.1:8080 connected.*sha256=$digest" "$WORK/claude.agent.log"
-s="$WORK/claude/ws/self.status"
+	grep -q "verified: .*gateway tcp 192.0.2.1:8080 connected.*sha256=$digest" "$WORK/status.agent.log"
+s="$WORK/status/ws/self.status"
 note <"$s"
 ok "agent container: uid and gid 1000" sh -c "grep -Eq '^Uid:[[:space:]]+1000[[:space:]]+1000[[:space:]]+1000[[:space:]]+1000\$' '$s' &&
 	grep -Eq '^Gid:[[:space:]]+1000[[:space:]]+1000[[:space:]]+1000[[:space:]]+1000\$' '$s'"
@@ -162,8 +162,13 @@ ok "agent container: CapEff 0, and every other set empty" \
 ok "agent container: no_new_privs 1, a seccomp filter on" \
 	sh -c "grep -Eq '^NoNewPrivs:[[:space:]]+1\$' '$s' && grep -Eq '^Seccomp:[[:space:]]+2\$' '$s'"
 ok "agent container: its PID 1 (the init) is uid 1000 with nothing either" \
-	sh -c "grep -Eq '^Uid:[[:space:]]+1000[[:space:]]' '$WORK/claude/ws/pid1.status' &&
-	[ \$(grep -Ec '^Cap(Prm|Eff|Bnd):[[:space:]]+0+\$' '$WORK/claude/ws/pid1.status') -eq 3 ]"
+	sh -c "grep -Eq '^Uid:[[:space:]]+1000[[:space:]]' '$WORK/status/ws/pid1.status' &&
+	[ \$(grep -Ec '^Cap(Prm|Eff|Bnd):[[:space:]]+0+\$' '$WORK/status/ws/pid1.status') -eq 3 ]"
+ok "agent container: the root filesystem is read-only, HOME and /tmp (emptyDirs) are writable" \
+	grep -q 'read-only root' "$WORK/status/ws/fs"
+# The Job's own args: the CLI is the command, so the init points it at the gateway.
+play claude --args '["--verify-only", "--", "claude", "-p", "say pong"]'
+ok "claude: the self-check passed" grep -q "verified: " "$WORK/claude.agent.log"
 ok "claude: exits 0 in the restricted container (got $(agent_rc claude))" [ "$(agent_rc claude)" = 0 ]
 ok "claude: prints the gateway's reply" grep -qF "$REPLY" "$WORK/claude.agent.log"
 ok "claude: called POST /v1/messages" grep -q '^POST /v1/messages' "$WORK/claude.gw"

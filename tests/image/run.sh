@@ -21,6 +21,7 @@
 #      CLI each, its CMD, the base and toolset layers shared with the all-in-one, each
 #      CLI through the managed firewall, the host script picking a CLI's own image.
 #  10. tests/image/tui.sh: each CLI's TUI in tmux through the host script, on a fresh home.
+#  11. deploy/kubernetes/'s Job pod under podman kube play (tests/image/kube.sh).
 #
 # usage: sh tests/image/run.sh
 # environment:
@@ -464,6 +465,9 @@ if podman image exists "$REPO:claude" && podman image exists "$REPO:codex" && po
 fi
 
 . "$HERE/tui.sh"  # 10. a person at a terminal: the three TUIs in tmux (tests/image/tui.sh)
+
+# --- 11. deploy/kubernetes with podman kube play (tests/image/kube.sh; its lines follow) ------
+CLI_SANDBOX_TEST_IMAGE="$IMAGE" timeout 1200 sh "$HERE/kube.sh" >"$WORK/kube.tap" 2>&1; rc=$?; note <"$WORK/kube.tap"; ok "kube play: the Job's pod, init then restricted agent container ($(tail -1 "$WORK/kube.tap"))" [ $rc -eq 0 ]
 
 echo "# init binary size: $(in_image 'stat -c %s /usr/local/sbin/cli-sandbox-init') bytes"
 echo "# image size: $(podman image inspect --format '{{.Size}}' "$IMAGE") bytes"

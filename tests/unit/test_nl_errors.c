@@ -22,6 +22,7 @@ int main(void)
 	expect(EACCES, "the batch start", NULL, "--cap-add=NET_ADMIN");
 	expect(EOPNOTSUPP, "the batch start", NULL, "no nf_tables support");
 	expect(EPROTONOSUPPORT, "the netlink socket", NULL, "modprobe nf_tables");
+	expect(EPROTONOSUPPORT, "the netlink socket", NULL, "gVisor (runsc) has no nf_tables");
 	expect(ENOENT, "rule 1 of chain output (no DNS)", NULL, "modprobe nf_conntrack nft_ct nft_reject_inet");
 	expect(ENOENT, "rule 1 of chain output (no DNS)", NULL, "rule 1 of chain output");
 	expect(EINVAL, "set allow_tcp_443", "Invalid set key", "set allow_tcp_443");
