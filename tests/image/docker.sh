@@ -8,7 +8,7 @@
 #   2. the capability contract under the minimal set and Docker's real default
 #      set (plus NET_ADMIN);
 #   3. the managed firewall on `docker network create --internal --subnet
-#      192.0.2.0/24` (and 2001:db8:10::/64), with the mock gateway in a
+#      198.51.100.0/24` (and 2001:db8:10::/64), with the mock gateway in a
 #      container on it: the gateway tuple and nothing else, Docker's embedded
 #      resolver refused at 127.0.0.11:53 and at its real ports, IPv6 (global
 #      and link-local) refused at once, against a baseline where all answers;
@@ -39,8 +39,8 @@ IMAGE=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}
 PYIMAGE=${CLI_SANDBOX_PYTHON_IMAGE:-localhost/cli-sandbox-python:test}
 TAG=csd$$
 NET=$TAG-net
-GW=192.0.2.10
-PEER=192.0.2.20
+GW=198.51.100.10
+PEER=198.51.100.20
 PEER6=2001:db8:10::20
 URL=http://$GW:8080
 REPLY="pong from the docker test gateway"
@@ -86,7 +86,10 @@ echo "# $("$DOCKER" version --format 'dockerd {{.Server.Version}}, client {{.Cli
 { dockerd_load "$IMAGE" && dockerd_load "$PYIMAGE"; } || bail "cannot load the images into dockerd"
 
 D() { timeout 240 "$DOCKER" "$@"; }
-"$DOCKER" network create --internal --subnet 192.0.2.0/24 --ipv6 --subnet 2001:db8:10::/64 "$NET" \
+# 198.51.100.0/24, not 192.0.2.0/24: the network's bridge and its .1 live in
+# this machine's own namespace, and a test machine's own interface may sit on
+# 192.0.2.0/24 (this one's does), which the bridge would then shadow.
+"$DOCKER" network create --internal --subnet 198.51.100.0/24 --ipv6 --subnet 2001:db8:10::/64 "$NET" \
 	>/dev/null || bail "cannot create the internal network"
 mkdir -p "$WORK/log" "$WORK/mark" "$WORK/ws"
 chmod 777 "$WORK/log" "$WORK/mark" "$WORK/ws"
@@ -96,7 +99,7 @@ D run -d --name "$TAG-gw" --network "$NET" --ip "$GW" --dns "$PEER" -v "$ROOT/te
 	-v "$WORK/log:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 0.0.0.0 --port 8080 \
 	--reply "$REPLY" --log /log/gateway.log --max-seconds 1800 >/dev/null || bail "gateway container"
 D run -d --name "$TAG-peer" --network "$NET" --ip "$PEER" --ip6 "$PEER6" -v "$ROOT/tests/netns:/t:ro" \
-	"$PYIMAGE" python3 /t/netservers.py --max-seconds 1800 --tcp "[::]:8080" --dns 0.0.0.0:53 \
+	"$PYIMAGE" python3 /t/netservers.py --max-seconds 1800 --answer 198.51.100.99 --tcp "[::]:8080" --dns 0.0.0.0:53 \
 	>/dev/null || bail "peer container"
 # The peer's link-local address, for a refusal that no ICMP error could report.
 i=0
@@ -264,7 +267,7 @@ ok "-it: the shell ran what was typed and its status (7) came through" \
 	sh -c "grep -q '^TYPED=42' '$WORK/tty.txt' && [ \"\$(cat '$WORK/tty.rc')\" = 7 ]"
 
 # --- 6. interactive: Docker's embedded DNS works, and only through its front door ---------
-# The peer answers every name with 192.0.2.99: a lookup of foo.test that gets
+# The peer answers every name with 198.51.100.99: a lookup of foo.test that gets
 # that answer went 127.0.0.11 -> the resolver -> its upstream query out through
 # our output chain -> the peer.  Container names are the resolver's own.
 IPROBE="lookup:foo.test lookup:$TAG-gw dns-udp:127.0.0.11:53 dns-tcp:127.0.0.11:53
@@ -276,8 +279,8 @@ fourth() { awk -v c="$2" '$1 == c { print $2 " " $4 }' "$1"; }
 ok "interactive: the init started the probe (exit $(rc_of interactive))" [ "$(rc_of interactive)" = 0 ]
 ok "interactive: resolv.conf names Docker's 127.0.0.11, and only it" \
 	[ "$(grep '^nameserver' "$WORK/interactive.out")" = "nameserver 127.0.0.11" ]
-ok "interactive: foo.test resolves through 127.0.0.11 and its upstream (the peer's 192.0.2.99)" \
-	[ "$(fourth "$WORK/interactive.out" lookup:foo.test)" = "ok 192.0.2.99" ]
+ok "interactive: foo.test resolves through 127.0.0.11 and its upstream (the peer's 198.51.100.99)" \
+	[ "$(fourth "$WORK/interactive.out" lookup:foo.test)" = "ok 198.51.100.99" ]
 ok "interactive: a container name resolves ($TAG-gw is $GW)" \
 	[ "$(fourth "$WORK/interactive.out" "lookup:$TAG-gw")" = "ok $GW" ]
 for c in dns-udp:127.0.0.11:53 dns-tcp:127.0.0.11:53; do
