@@ -18,6 +18,17 @@ empty list).  Every request is logged as one line "METHOD PATH STATUS" (and
 every WebSocket message as "WS PATH TYPE") to
 --log (if given) and to stderr.
 
+Scripted mode (--tool-command CMD): a two-turn agent.  A model call whose
+request offers a shell tool and carries no tool result yet is answered with a
+call of that tool running CMD, in the CLI's own wire format (Anthropic
+"tool_use", Responses "function_call" or "custom_tool_call"); the tool's name
+and arguments are read from the tools the CLI sent.  A call that carries a
+tool result is answered with text quoting it.  Calls offering no shell tool
+(titles, summaries) get the plain reply.  The log then has the lines
+  TOOL_CALL PROTOCOL NAME      when a tool call was sent
+  TOOL_RESULT "JSON STRING"    the tool output the CLI sent back
+and --dump-dir keeps every model request body as NNN.json for inspection.
+
 The server stops cleanly on SIGTERM/SIGINT and by itself after --max-seconds.
 When it is ready it prints "mock_gateway listening on HOST PORT" on stdout
 (useful with --port 0, which picks a free port).
@@ -27,6 +38,8 @@ import argparse
 import base64
 import hashlib
 import json
+import os
+import re
 import signal
 import socket
 import struct
@@ -45,6 +58,115 @@ def _id(prefix):
     return prefix + uuid.uuid4().hex[:24]
 
 
+# ------------------------------------------------------------ scripted turns
+# Pure functions: a request body in, what this turn answers out.  A turn is
+# None (the plain reply), ("tool", kind, name, arguments) or ("result", text).
+
+def _command_args(schema, command):
+    """Arguments for a shell tool, from its JSON schema: "command" as a string
+    (claude's Bash, pi's bash) or as an argv array (codex's shell)."""
+    props = (schema or {}).get("properties") or {}
+    cmd = props.get("command") or props.get("cmd") or {}
+    key = "command" if "command" in props else "cmd"
+    args = {key: ["bash", "-lc", command] if cmd.get("type") == "array" else command}
+    if "description" in props:
+        args["description"] = "scripted by the mock model"
+    return args
+
+
+def _has_command(schema):
+    props = (schema or {}).get("properties") or {}
+    return "command" in props or "cmd" in props
+
+
+def _text_of(content):
+    """The text of a tool result's content: a string or a list of parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return ""
+
+
+def anthropic_turn(body, command):
+    results = []
+    for msg in body.get("messages") or []:
+        if isinstance(msg, dict) and isinstance(msg.get("content"), list):
+            results += [_text_of(b.get("content")) for b in msg["content"]
+                        if isinstance(b, dict) and b.get("type") == "tool_result"]
+    if results:
+        return ("result", results[-1])
+    tools = [t for t in body.get("tools") or [] if isinstance(t, dict)]
+    for t in sorted(tools, key=lambda t: t.get("name") not in ("Bash", "bash")):
+        if _has_command(t.get("input_schema")):
+            return ("tool", "tool_use", t["name"], _command_args(t["input_schema"], command))
+    return None
+
+
+# codex 0.171's code mode offers one freeform tool, "exec", whose input is
+# JavaScript that codex runs in a V8 isolate; the script reaches the shell
+# through the nested tools the description declares
+# ("declare const tools: { exec_command(args: { ... cmd: string; ..."), and
+# hands output back with text().  The tools travel in an "additional_tools"
+# input item, inside a "namespace" tool, rather than in body["tools"].
+CODEX_EXEC_SCRIPT = (
+    "const r = await tools.%s({%s: %s});\n"
+    "text(typeof r === 'string' ? r : r.output);\n")
+
+
+def _responses_tools(body):
+    """Every tool offered, from body["tools"] and additional_tools items,
+    namespaces flattened."""
+    found = []
+
+    def walk(tools, depth):
+        for t in tools if isinstance(tools, list) else []:
+            if not isinstance(t, dict) or depth > 4:
+                continue
+            if t.get("type") == "namespace":
+                walk(t.get("tools"), depth + 1)
+            else:
+                found.append(t)
+
+    walk(body.get("tools"), 0)
+    for item in body.get("input") if isinstance(body.get("input"), list) else []:
+        if isinstance(item, dict) and item.get("type") == "additional_tools":
+            walk(item.get("tools"), 0)
+    return found
+
+
+def _exec_shell_tool(description):
+    """(nested tool, argument name) of the shell tool an exec description
+    declares, or None."""
+    m = re.search(r"(\w+)\(args: \{[^}]*?// Shell command to execute\.\s*(\w+): string",
+                  description or "")
+    return (m.group(1), m.group(2)) if m else None
+
+
+def responses_turn(body, command):
+    items = body.get("input")
+    items = items if isinstance(items, list) else []
+    results = [_text_of(i.get("output")) for i in items if isinstance(i, dict)
+               and i.get("type") in ("function_call_output", "custom_tool_call_output")]
+    if results:
+        return ("result", results[-1])
+    tools = _responses_tools(body)
+    for t in tools:
+        nested = _exec_shell_tool(t.get("description"))
+        if t.get("type") == "custom" and t.get("name") == "exec" and nested:
+            return ("tool", "custom_tool_call", "exec",
+                    CODEX_EXEC_SCRIPT % (nested[0], nested[1], json.dumps(command)))
+    for t in tools:
+        if t.get("type") == "function" and _has_command(t.get("parameters")):
+            return ("tool", "function_call", t["name"],
+                    json.dumps(_command_args(t["parameters"], command)))
+    return None
+
+
+def result_reply(text):
+    return "the tool printed: " + text[:4000]
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "mock-gateway/1"
@@ -53,6 +175,9 @@ class Handler(BaseHTTPRequestHandler):
     websocket = True
     log_lock = threading.Lock()
     log_file = None
+    tool_command = None  # scripted mode when set
+    dump_dir = None
+    dump_count = [0]
 
     # ---------------------------------------------------------------- helpers
     def log_message(self, fmt, *args):  # silence the default access log
@@ -107,6 +232,15 @@ class Handler(BaseHTTPRequestHandler):
         except (UnicodeDecodeError, ValueError):
             return {}
         return body if isinstance(body, dict) else {}
+
+    def _dump(self, body):
+        if self.dump_dir is None:
+            return
+        with self.log_lock:
+            self.dump_count[0] += 1
+            n = self.dump_count[0]
+        with open(os.path.join(self.dump_dir, "%03d.json" % n), "w", encoding="utf-8") as f:
+            json.dump({"path": self.path, "body": body}, f, indent=1)
 
     def _send_json(self, status, obj, extra_headers=None):
         data = json.dumps(obj).encode("utf-8")
@@ -174,6 +308,7 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._send_json(413, {"error": {"message": "body too large"}})
             return
+        self._dump(body)
         if path.endswith("/messages/count_tokens"):
             self._send_json(200, {"input_tokens": 1})
         elif path.endswith("/messages"):
@@ -192,17 +327,36 @@ class Handler(BaseHTTPRequestHandler):
     do_PATCH = do_PUT
     do_DELETE = do_PUT
 
+    # ---------------------------------------------------- scripted turns
+    def _turn(self, fn, body, protocol):
+        """This call's scripted turn (None in plain mode), logged."""
+        if self.tool_command is None:
+            return None
+        turn = fn(body, self.tool_command)
+        if turn and turn[0] == "result":
+            self._log_line("TOOL_RESULT %s" % json.dumps(turn[1]))
+        elif turn:
+            self._log_line("TOOL_CALL %s %s" % (protocol, turn[2]))
+        return turn
+
     # ---------------------------------------------------- Anthropic Messages
     def _anthropic(self, body):
         model = str(body.get("model") or "mock-model")
         msg_id = _id("msg_")
         usage = {"input_tokens": 1, "output_tokens": 1,
                  "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+        turn = self._turn(anthropic_turn, body, "anthropic")
+        text = result_reply(turn[1]) if turn and turn[0] == "result" else self.reply
+        if turn and turn[0] == "tool":
+            block = {"type": "tool_use", "id": _id("toolu_"), "name": turn[2], "input": turn[3]}
+            stop = "tool_use"
+        else:
+            block = {"type": "text", "text": text}
+            stop = "end_turn"
         if not body.get("stream"):
             self._send_json(200, {
                 "id": msg_id, "type": "message", "role": "assistant", "model": model,
-                "content": [{"type": "text", "text": self.reply}],
-                "stop_reason": "end_turn", "stop_sequence": None, "usage": usage,
+                "content": [block], "stop_reason": stop, "stop_sequence": None, "usage": usage,
             }, {"request-id": _id("req_")})
             return
         self._start_sse({"request-id": _id("req_")})
@@ -210,14 +364,20 @@ class Handler(BaseHTTPRequestHandler):
             "id": msg_id, "type": "message", "role": "assistant", "model": model,
             "content": [], "stop_reason": None, "stop_sequence": None,
             "usage": dict(usage, output_tokens=0)}})
+        if block["type"] == "tool_use":
+            start = dict(block, input={})
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        else:
+            start = {"type": "text", "text": ""}
+            delta = {"type": "text_delta", "text": text}
         self._sse("content_block_start", {"type": "content_block_start", "index": 0,
-                                          "content_block": {"type": "text", "text": ""}})
+                                          "content_block": start})
         self._sse("ping", {"type": "ping"})
         self._sse("content_block_delta", {"type": "content_block_delta", "index": 0,
-                                          "delta": {"type": "text_delta", "text": self.reply}})
+                                          "delta": delta})
         self._sse("content_block_stop", {"type": "content_block_stop", "index": 0})
         self._sse("message_delta", {"type": "message_delta",
-                                    "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                                    "delta": {"stop_reason": stop, "stop_sequence": None},
                                     "usage": {"output_tokens": 1}})
         self._sse("message_stop", {"type": "message_stop"})
 
@@ -227,14 +387,13 @@ class Handler(BaseHTTPRequestHandler):
         and the final response object."""
         model = str(body.get("model") or "mock-model")
         resp_id = _id("resp_")
-        item_id = _id("msg_")
         now = int(time.time())
-        part = {"type": "output_text", "text": self.reply, "annotations": []}
-        item = {"type": "message", "id": item_id, "status": "completed",
-                "role": "assistant", "content": [part]}
         usage = {"input_tokens": 1, "input_tokens_details": {"cached_tokens": 0},
                  "output_tokens": 1, "output_tokens_details": {"reasoning_tokens": 0},
                  "total_tokens": 2}
+        prewarm = body.get("generate") is False  # codex's websocket warm-up: no output
+        turn = None if prewarm else self._turn(responses_turn, body, "responses")
+        text = result_reply(turn[1]) if turn and turn[0] == "result" else self.reply
 
         def response(status, output, with_usage):
             r = {"id": resp_id, "object": "response", "created_at": now,
@@ -243,15 +402,25 @@ class Handler(BaseHTTPRequestHandler):
                  "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
             if with_usage:
                 r["usage"] = usage
-                r["output_text"] = self.reply if output else ""
+                r["output_text"] = text if output and not turn_is_tool else ""
             return r
 
-        final = response("completed", [item], True)
+        turn_is_tool = bool(turn and turn[0] == "tool")
         events = [("response.created", {"response": response("in_progress", [], False)})]
-        if body.get("generate") is False:
-            # codex's websocket "prewarm" request: no output wanted
-            events.append(("response.completed", {"response": response("completed", [], True)}))
+        if prewarm:
+            final = response("completed", [], True)
+            events.append(("response.completed", {"response": final}))
+        elif turn_is_tool:
+            events.append(("response.in_progress", {"response": response("in_progress", [], False)}))
+            events += self._tool_call_events(turn)
+            final = response("completed", [events[-1][1]["item"]], True)
+            events.append(("response.completed", {"response": final}))
         else:
+            item_id = _id("msg_")
+            part = {"type": "output_text", "text": text, "annotations": []}
+            item = {"type": "message", "id": item_id, "status": "completed",
+                    "role": "assistant", "content": [part]}
+            final = response("completed", [item], True)
             events += [
                 ("response.in_progress", {"response": response("in_progress", [], False)}),
                 ("response.output_item.added", {
@@ -263,10 +432,10 @@ class Handler(BaseHTTPRequestHandler):
                     "part": {"type": "output_text", "text": "", "annotations": []}}),
                 ("response.output_text.delta", {
                     "item_id": item_id, "output_index": 0, "content_index": 0,
-                    "delta": self.reply, "logprobs": []}),
+                    "delta": text, "logprobs": []}),
                 ("response.output_text.done", {
                     "item_id": item_id, "output_index": 0, "content_index": 0,
-                    "text": self.reply, "logprobs": []}),
+                    "text": text, "logprobs": []}),
                 ("response.content_part.done", {
                     "item_id": item_id, "output_index": 0, "content_index": 0, "part": part}),
                 ("response.output_item.done", {"output_index": 0, "item": item}),
@@ -276,6 +445,23 @@ class Handler(BaseHTTPRequestHandler):
             payload["type"] = name
             payload["sequence_number"] = seq
         return events, final
+
+    @staticmethod
+    def _tool_call_events(turn):
+        """A function_call or custom_tool_call output item, streamed."""
+        _, kind, name, args = turn
+        item_id = _id("fc_" if kind == "function_call" else "ctc_")
+        field, event = (("arguments", "function_call_arguments") if kind == "function_call"
+                        else ("input", "custom_tool_call_input"))
+        item = {"type": kind, "id": item_id, "call_id": _id("call_"), "name": name,
+                field: args, "status": "completed"}
+        return [
+            ("response.output_item.added", {"output_index": 0,
+                                            "item": dict(item, status="in_progress", **{field: ""})}),
+            ("response.%s.delta" % event, {"item_id": item_id, "output_index": 0, "delta": args}),
+            ("response.%s.done" % event, {"item_id": item_id, "output_index": 0, field: args}),
+            ("response.output_item.done", {"output_index": 0, "item": item}),
+        ]
 
     def _responses(self, body):
         events, final = self._responses_events(body)
@@ -362,6 +548,7 @@ class Handler(BaseHTTPRequestHandler):
                 if not isinstance(body, dict):
                     continue
                 self._log_line("WS %s %s" % (self.path, body.get("type")))
+                self._dump(body)
                 if body.get("type") != "response.create":
                     continue
                 events, _final = self._responses_events(body)
@@ -416,6 +603,11 @@ def main(argv=None):
     ap.add_argument("--reply", default="pong", help="text every model call answers")
     ap.add_argument("--no-websocket", action="store_true",
                     help="refuse WebSocket upgrades (404), like a plain HTTP gateway")
+    ap.add_argument("--tool-command", metavar="CMD",
+                    help="scripted mode: answer the first turn with a shell tool call running "
+                         "CMD, the next with text quoting its output")
+    ap.add_argument("--dump-dir", metavar="DIR",
+                    help="write every model request body to DIR/NNN.json")
     ap.add_argument("--log", help="append one line per request (METHOD PATH STATUS) here")
     ap.add_argument("--max-seconds", type=float, default=600.0,
                     help="exit by itself after this many seconds (default 600)")
@@ -427,6 +619,8 @@ def main(argv=None):
 
     Handler.reply = args.reply
     Handler.websocket = not args.no_websocket
+    Handler.tool_command = args.tool_command
+    Handler.dump_dir = args.dump_dir
     if args.log:
         Handler.log_file = open(args.log, "a", encoding="utf-8")
 
