@@ -1,5 +1,7 @@
 #include "entrypoint/command.h"
 
+#include "entrypoint/cli_autonomy.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +41,7 @@ static const struct cli_wiring wirings[] = {
 	  .quiet_vars = { { "PI_OFFLINE", "1" }, { "PI_TELEMETRY", "0" }, { "PI_SKIP_VERSION_CHECK", "1" } } },
 };
 
-static int add_var(struct command *cmd, const char *name, const char *value,
+int command_add_var(struct command *cmd, const char *name, const char *value,
 		   struct cs_error *err)
 {
 	struct env_var *v;
@@ -56,7 +58,7 @@ static int add_var(struct command *cmd, const char *name, const char *value,
 	return 0;
 }
 
-static int insert_arg(struct command *cmd, const char *a, const char *b, struct cs_error *err)
+int command_insert_arg(struct command *cmd, const char *a, const char *b, struct cs_error *err)
 {
 	if (cmd->n_inserted == EXEC_MAX_INSERTED)
 		return cs_fail(err, CS_EXIT_CONFIG, "too many arguments to insert");
@@ -64,6 +66,14 @@ static int insert_arg(struct command *cmd, const char *a, const char *b, struct 
 		return cs_fail(err, CS_EXIT_CONFIG, "an argument for the CLI would be too long; shorten the URL");
 	snprintf(cmd->inserted[cmd->n_inserted++], sizeof(cmd->inserted[0]), "%s%s", a, b ? b : "");
 	return 0;
+}
+
+const char *command_env_value(const struct command *cmd, char *const envp[], const char *name)
+{
+	for (size_t i = 0; i < cmd->n_added; i++)
+		if (strcmp(cmd->added[i].name, name) == 0)
+			return cmd->added[i].value;
+	return env_lookup(envp, name);
 }
 
 static const char *base_name(const char *path)
@@ -90,19 +100,19 @@ static int wire(const struct cs_config *cfg, const struct cli_wiring *w, char *c
 	if (cfg->has_url) {
 		for (size_t i = 0; i < 3 && w->base_url_vars[i]; i++)
 			if (!env_lookup(envp, w->base_url_vars[i]) &&
-			    add_var(cmd, w->base_url_vars[i], cfg->url.text, err))
+			    command_add_var(cmd, w->base_url_vars[i], cfg->url.text, err))
 				return -1;
 		/* The URL's characters are validated: no quote can end the TOML string. */
 		if (w->base_url_config && !argv_mentions(argv, w->base_url_config)) {
 			char kv[MODEL_URL_MAX + 32];
 
 			snprintf(kv, sizeof(kv), "%s=\"%s\"", w->base_url_config, cfg->url.text);
-			if (insert_arg(cmd, "-c", NULL, err) || insert_arg(cmd, kv, NULL, err))
+			if (command_insert_arg(cmd, "-c", NULL, err) || command_insert_arg(cmd, kv, NULL, err))
 				return -1;
 		}
 		if (strcmp(w->name, "pi") == 0) {
 			if (access(pi_extension, R_OK) == 0) {
-				if (insert_arg(cmd, "-e", NULL, err) || insert_arg(cmd, pi_extension, NULL, err))
+				if (command_insert_arg(cmd, "-e", NULL, err) || command_insert_arg(cmd, pi_extension, NULL, err))
 					return -1;
 			} else {
 				cs_warn("%s is missing, so pi keeps its own provider URLs; copy image/pi-base-url.js there", pi_extension);
@@ -113,10 +123,10 @@ static int wire(const struct cs_config *cfg, const struct cli_wiring *w, char *c
 		return 0;
 	for (size_t i = 0; i < 5 && w->quiet_vars[i][0]; i++)
 		if (!env_lookup(envp, w->quiet_vars[i][0]) &&
-		    add_var(cmd, w->quiet_vars[i][0], w->quiet_vars[i][1], err))
+		    command_add_var(cmd, w->quiet_vars[i][0], w->quiet_vars[i][1], err))
 			return -1;
 	for (size_t i = 0; i < 5 && w->quiet_args[i]; i++)
-		if (insert_arg(cmd, "-c", NULL, err) || insert_arg(cmd, w->quiet_args[i], NULL, err))
+		if (command_insert_arg(cmd, "-c", NULL, err) || command_insert_arg(cmd, w->quiet_args[i], NULL, err))
 			return -1;
 	return 0;
 }
@@ -129,7 +139,7 @@ static int add_state_dir(struct command *cmd, const char *cli, const struct cs_u
 	char dir[sizeof(user->home) + 16];
 	const char *var = cli_state_dir(cli, user->home, dir, sizeof(dir));
 
-	return var && !env_lookup(envp, var) ? add_var(cmd, var, dir, err) : 0;
+	return var && !env_lookup(envp, var) ? command_add_var(cmd, var, dir, err) : 0;
 }
 
 int command_build(const struct cs_config *cfg, const struct cs_user *user,
@@ -146,6 +156,9 @@ int command_build(const struct cs_config *cfg, const struct cs_user *user,
 	cmd->argv = NULL;
 	cmd->cli = NULL;
 	cmd->n_added = cmd->n_inserted = 0;
+	cmd->autonomy[0] = cmd->sandbox[0] = '\0';
+	cmd->sandbox_arg = -1;
+	cmd->sandbox_default_on_ok = false;
 	if (!argv[0][0])
 		return cs_fail(err, CS_EXIT_CONFIG, "the command is an empty string; name the CLI to run, for example " CS_DEFAULT_COMMAND);
 	for (size_t i = 0; i < sizeof(wirings) / sizeof(wirings[0]); i++)
@@ -155,13 +168,15 @@ int command_build(const struct cs_config *cfg, const struct cs_user *user,
 
 	/* Identity from the passwd entry: the command must not see root's HOME. */
 	snprintf(ids, sizeof(ids), "%u", (unsigned)user->uid);
-	if (add_var(cmd, "HOME", user->home, err) ||
-	    add_var(cmd, "USER", user->name[0] ? user->name : ids, err) ||
-	    add_var(cmd, "LOGNAME", user->name[0] ? user->name : ids, err))
+	if (command_add_var(cmd, "HOME", user->home, err) ||
+	    command_add_var(cmd, "USER", user->name[0] ? user->name : ids, err) ||
+	    command_add_var(cmd, "LOGNAME", user->name[0] ? user->name : ids, err))
 		return -1;
 	if (w && wire(cfg, w, envp, argv, pi_extension, cmd, err))
 		return -1;
 	if (w && add_state_dir(cmd, w->name, user, envp, err))
+		return -1;
+	if (w && cli_autonomy_wire(cfg, w->name, envp, argv, user, cmd, err))
 		return -1;
 
 	while (argv[argc])

@@ -21,6 +21,7 @@
 #include "caps/drop.h"
 #include "caps/user_db.h"
 #include "entrypoint/block_log.h"
+#include "entrypoint/cli_autonomy.h"
 #include "entrypoint/command.h"
 #include "entrypoint/first_run.h"
 #include "entrypoint/pipeline.h"
@@ -187,6 +188,25 @@ static int shed_privileges(const struct pipeline *pl, struct cs_error *err)
 	return 0;
 }
 
+/* Just past the boundary, before the command starts: codex's own sandbox
+ * is decided by trying it as the command's identity (userns_probe), so that
+ * whatever the container and any seccomp filter installed before this point
+ * deny, the probe is denied too.  Never fails: a failed probe is an answer
+ * (danger-full-access).  The decision and its evidence go on the start line. */
+static void settle_nested_sandbox(struct pipeline *pl)
+{
+	struct userns_probe probe;
+
+	if (pl->command.sandbox_arg >= 0) {
+		userns_probe_run(&probe);
+		cli_autonomy_decide_sandbox(&pl->command, &probe);
+	}
+	if (pl->command.autonomy[0])
+		cs_info("autonomy: %s", pl->command.autonomy);
+	if (pl->command.sandbox[0])
+		cs_info("%s", pl->command.sandbox);
+}
+
 /* PID 1 supervises the command as its child; otherwise the init becomes the
  * command.  Returns the container's status: the command's, or 126/127 when
  * it cannot be executed. */
@@ -247,6 +267,7 @@ int main(int argc, char **argv, char **envp)
 	 * The firewall is up and every privilege is gone for good.  From here
 	 * on the init never stops on an error of its own: the supervisor only
 	 * warns, and the container ends with the command's status. */
+	settle_nested_sandbox(&pl);
 	first_run_prepare(pl.command.cli, pl.cfg.has_url, pl.env);  /* as the user; only warns */
 	if (pl.pid1)
 		pipeline_shed_start(&pl);

@@ -173,6 +173,11 @@ int report_nft(const struct pipeline *pl, FILE *out)
 	}
 	if ((first = first_run_describe(pl->command.cli, pl->cfg.has_url)))
 		fprintf(out, "# first run: %s\n", first);
+	if (pl->command.autonomy[0]) {
+		fputs("# autonomy: ", out);
+		print_escaped(out, pl->command.autonomy);
+		fputc('\n', out);
+	}
 	if (p->firewall && render_nft(&pl->ruleset, out))
 		return -1;
 	return ferror(out) ? -1 : 0;
@@ -250,6 +255,8 @@ int report_json(const struct pipeline *pl, FILE *out)
 
 		json_object_set_new(json_object_get(root, "exec"), "first_run", first ? json_string(first) : json_null());
 	}
+	if (pl->command.autonomy[0])
+		json_object_set_new(json_object_get(root, "exec"), "autonomy", json_text(pl->command.autonomy));
 	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(root);

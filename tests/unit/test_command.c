@@ -1,8 +1,12 @@
 /* How the init points each CLI at the gateway, and what it never overrides. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "entrypoint/cli_autonomy.h"
 #include "entrypoint/command.h"
+
+#define PENDING "sandbox_mode=\"<decided at start by a user-namespace probe>\""
 #include "check.h"
 
 static const char *added(const struct command *p, const char *name)
@@ -52,7 +56,7 @@ int main(void)
 
 	/* Default command is claude; identity and gateway added; managed is quiet. */
 	CHECK(command_build(&managed, &user, no_env, NULL, ext, &p, &err) == 0, "claude: %s", err.msg);
-	CHECK_STR(joined(&p), "claude");
+	CHECK_STR(joined(&p), "claude --permission-mode bypassPermissions --settings {\"skipDangerousModePermissionPrompt\":true}");
 	CHECK(p.cli && strcmp(p.cli, "claude") == 0, "recognised");
 	CHECK(added(&p, "HOME") && strcmp(added(&p, "HOME"), "/home/node") == 0, "HOME");
 	CHECK(added(&p, "USER") && strcmp(added(&p, "USER"), "node") == 0, "USER");
@@ -69,7 +73,7 @@ int main(void)
 		CHECK(command_build(&managed, &user, operator_env, argv, ext, &p, &err) == 0, "claude path");
 		CHECK(added(&p, "ANTHROPIC_BASE_URL") == NULL, "operator's base URL kept");
 		CHECK(added(&p, "DISABLE_TELEMETRY") == NULL, "operator's telemetry choice kept");
-		CHECK_STR(joined(&p), "/usr/local/bin/claude -p hi");
+		CHECK_STR(joined(&p), "/usr/local/bin/claude --permission-mode bypassPermissions --settings {\"skipDangerousModePermissionPrompt\":true} -p hi");
 		env = command_environ(&p, operator_env);
 		CHECK(env && strcmp(env[0], "ANTHROPIC_BASE_URL=http://192.0.2.99:1") == 0, "environ keeps it");
 		command_environ_free(env);
@@ -82,15 +86,91 @@ int main(void)
 
 		CHECK(command_build(&managed, &user, no_env, argv, ext, &p, &err) == 0, "codex");
 		CHECK_STR(joined(&p), "codex -c openai_base_url=\"http://192.0.2.10:8080/v1\" -c analytics.enabled=false "
-			  "-c features.plugins=false -c check_for_update_on_startup=false -c feedback.enabled=false exec say pong");
+			  "-c features.plugins=false -c check_for_update_on_startup=false -c feedback.enabled=false "
+			  "-c approval_policy=\"never\" -c " PENDING " exec say pong");
+		/* after the drop: the probe's answer replaces the placeholder */
+		cli_autonomy_decide_sandbox(&p, &(struct userns_probe){ .ok = true, .evidence = "fine" });
+		CHECK(strstr(joined(&p), "-c sandbox_mode=\"workspace-write\" exec say pong") != NULL, "probe ok: %s", joined(&p));
+		CHECK(strstr(p.sandbox, "workspace-write") && strstr(p.sandbox, "fine"), "decision recorded: %s", p.sandbox);
+		command_free(&p);
+		CHECK(command_build(&managed, &user, no_env, argv, ext, &p, &err) == 0, "codex");
+		cli_autonomy_decide_sandbox(&p, &(struct userns_probe){ .ok = false, .evidence = "unshare: EPERM" });
+		CHECK(strstr(joined(&p), "-c sandbox_mode=\"danger-full-access\" exec say pong") != NULL, "probe failed: %s", joined(&p));
+		CHECK(strstr(p.sandbox, "unshare: EPERM") != NULL, "evidence recorded: %s", p.sandbox);
 		command_free(&p);
 	}
 	{
 		char *argv[] = { "codex", "-c", "openai_base_url=\"http://192.0.2.7\"", "exec", NULL };
 
 		CHECK(command_build(&inter, &user, no_env, argv, ext, &p, &err) == 0, "codex operator");
+		CHECK_STR(joined(&p), "codex -c " PENDING " -c openai_base_url=\"http://192.0.2.7\" exec");
+		/* interactive, probe ok: codex keeps its own default sandbox and prompts */
+		cli_autonomy_decide_sandbox(&p, &(struct userns_probe){ .ok = true, .evidence = "fine" });
 		CHECK_STR(joined(&p), "codex -c openai_base_url=\"http://192.0.2.7\" exec");
 		command_free(&p);
+		CHECK(command_build(&inter, &user, no_env, argv, ext, &p, &err) == 0, "codex operator");
+		cli_autonomy_decide_sandbox(&p, &(struct userns_probe){ .ok = false, .evidence = "no" });
+		CHECK_STR(joined(&p), "codex -c sandbox_mode=\"danger-full-access\" -c openai_base_url=\"http://192.0.2.7\" exec");
+		command_free(&p);
+	}
+	/* The operator's own choices win: flags, -c keys, config files. */
+	{
+		char *a1[] = { "claude", "--permission-mode=plan", "-p", "x", NULL };
+		char *a2[] = { "claude", "-p", "explain --settings and --permission-mode", NULL };
+		char *a3[] = { "codex", "-s", "read-only", "-a", "on-request", "exec", "x", NULL };
+		char *a4[] = { "codex", "-c", "sandbox_mode=\"workspace-write\"", "exec", "x", NULL };
+		char dir[] = "/tmp/autonomy-XXXXXX", f[64], cfgdir[96], codexhome[96];
+		FILE *fp;
+
+		CHECK(command_build(&managed, &user, no_env, a1, ext, &p, &err) == 0, "claude plan");
+		CHECK_STR(joined(&p), "claude --permission-mode=plan -p x");
+		CHECK(strstr(p.autonomy, "--permission-mode is kept") != NULL, "said: %s", p.autonomy);
+		command_free(&p);
+		CHECK(command_build(&managed, &user, no_env, a2, ext, &p, &err) == 0, "claude prompt");
+		CHECK(strstr(joined(&p), "claude --permission-mode bypassPermissions") == joined(&p), "a prompt is no flag");
+		command_free(&p);
+		CHECK(command_build(&managed, &user, no_env, a3, ext, &p, &err) == 0, "codex -s -a");
+		CHECK(strstr(joined(&p), "approval_policy") == NULL && strstr(joined(&p), "sandbox_mode") == NULL &&
+		      p.sandbox_arg == -1, "codex -s -a kept: %s", joined(&p));
+		command_free(&p);
+		CHECK(command_build(&managed, &user, no_env, a4, ext, &p, &err) == 0, "codex -c sandbox_mode");
+		CHECK(strstr(joined(&p), "approval_policy=\"never\"") != NULL && p.sandbox_arg == -1 &&
+		      strstr(p.sandbox, "-c sandbox_mode"), "only the sandbox kept: %s", p.sandbox);
+		command_free(&p);
+
+		CHECK(mkdtemp(dir) != NULL, "temp dir");
+		snprintf(f, sizeof(f), "%s/settings.json", dir);
+		fp = fopen(f, "w");
+		fputs("{\n  \"permissions\": {\"defaultMode\": \"acceptEdits\"}\n}\n", fp);
+		fclose(fp);
+		snprintf(cfgdir, sizeof(cfgdir), "CLAUDE_CONFIG_DIR=%s", dir);
+		{
+			char *env[] = { cfgdir, NULL };
+
+			CHECK(command_build(&managed, &user, env, a2, ext, &p, &err) == 0, "claude settings");
+			CHECK(strstr(joined(&p), "bypassPermissions") == NULL, "settings' defaultMode kept: %s", joined(&p));
+			command_free(&p);
+		}
+		unlink(f);
+		snprintf(f, sizeof(f), "%s/config.toml", dir);
+		fp = fopen(f, "w");
+		fputs("model = \"x\"\n[profiles.ci]\n  approval_policy = \"on-request\"\n", fp);
+		fclose(fp);
+		snprintf(codexhome, sizeof(codexhome), "CODEX_HOME=%s", dir);
+		{
+			char *env[] = { codexhome, NULL };
+			char *a[] = { "codex", "exec", "x", NULL };
+
+			CHECK(command_build(&managed, &user, env, a, ext, &p, &err) == 0, "codex config");
+			CHECK(strstr(joined(&p), "approval_policy") == NULL && p.sandbox_arg >= 0,
+			      "config.toml approval kept, sandbox still probed: %s", joined(&p));
+			command_free(&p);
+		}
+		CHECK(cli_config_has_key(f, "approval_policy", true), "toml key found");
+		CHECK(!cli_config_has_key(f, "sandbox_mode", true), "absent toml key");
+		CHECK(!cli_config_has_key("/nonexistent/x.toml", "model", true), "missing file");
+		unlink(f);
+		rmdir(dir);
 	}
 
 	/* pi: the extension and both provider variables; interactive is not quieted. */
