@@ -163,6 +163,86 @@ class Gateway(unittest.TestCase):
         self.assertIn("POST /v1/messages 200", lines)
 
 
+CMD = "id -u > /workspace/x; echo 'done'"
+BASH_TOOL = {"name": "Bash", "description": "run",
+             "input_schema": {"type": "object", "properties": {
+                 "command": {"type": "string"}, "description": {"type": "string"}},
+                 "required": ["command"]}}
+EXEC_DESCRIPTION = ("Run JavaScript code\n### `exec_command`\n```ts\ndeclare const tools: "
+                    "{ exec_command(args: {\n  // Shell command to execute.\n  cmd: string;\n"
+                    "  tty?: boolean;\n}): Promise<{ output: string; }>; };\n```")
+CODEX_TOOLS = {"type": "additional_tools", "role": "developer", "tools": [
+    {"type": "namespace", "name": "functions", "tools": [
+        {"type": "custom", "name": "exec", "description": EXEC_DESCRIPTION,
+         "format": {"type": "grammar", "syntax": "lark", "definition": "start: /[\\s\\S]+/"}},
+        {"type": "function", "name": "wait", "parameters": {"type": "object", "properties": {}}}]}]}
+
+
+class Scripted(Gateway):
+    """--tool-command: a shell tool call first, then text quoting the result."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.proc, cls.port, cls.log = start("--tool-command", CMD)
+
+    def test_anthropic_tool_use_then_result(self):
+        body = {"model": "m", "max_tokens": 5, "tools": [{"name": "Read", "input_schema": {}}, BASH_TOOL],
+                "messages": [{"role": "user", "content": "go"}]}
+        status, _, raw = self.request("POST", "/v1/messages", body)
+        msg = json.loads(raw)
+        self.assertEqual(msg["stop_reason"], "tool_use")
+        block = msg["content"][0]
+        self.assertEqual((block["type"], block["name"], block["input"]["command"]), ("tool_use", "Bash", CMD))
+        # streamed: the arguments arrive as one input_json_delta
+        _, _, raw = self.request("POST", "/v1/messages", dict(body, stream=True))
+        events = [json.loads(e) for e in sse_events(raw)]
+        self.assertEqual(events[1]["content_block"]["type"], "tool_use")
+        args = json.loads(events[3]["delta"]["partial_json"])
+        self.assertEqual(args["command"], CMD)
+        self.assertEqual(events[-2]["delta"]["stop_reason"], "tool_use")
+        body["messages"] += [
+            {"role": "assistant", "content": [dict(block)]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": block["id"],
+                                          "content": [{"type": "text", "text": "uid=1000"}]}]}]
+        _, _, raw = self.request("POST", "/v1/messages", body)
+        self.assertIn("uid=1000", json.loads(raw)["content"][0]["text"])
+        with open(self.log) as fh:
+            text = fh.read()
+        self.assertIn("TOOL_CALL anthropic Bash", text)
+        self.assertIn('TOOL_RESULT "uid=1000"', text)
+
+    def test_no_shell_tool_gets_plain_reply(self):
+        _, _, raw = self.request("POST", "/v1/messages", {"model": "m", "messages": []})
+        self.assertEqual(json.loads(raw)["content"][0]["text"], REPLY)
+
+    def test_responses_codex_exec(self):
+        body = {"model": "m", "stream": True, "input": [CODEX_TOOLS, {"type": "message", "role": "user",
+                                                                      "content": [{"type": "input_text", "text": "go"}]}]}
+        _, _, raw = self.request("POST", "/v1/responses", body)
+        events = [json.loads(e) for e in sse_events(raw)]
+        item = events[-1]["response"]["output"][0]
+        self.assertEqual((item["type"], item["name"]), ("custom_tool_call", "exec"))
+        self.assertIn("tools.exec_command({cmd: %s})" % json.dumps(CMD), item["input"])
+        self.assertIn("response.custom_tool_call_input.done", [e["type"] for e in events])
+        body = {"model": "m", "input": [{"type": "custom_tool_call_output", "call_id": item["call_id"],
+                                         "output": "Output:\nuid=1000\n"}]}
+        _, _, raw = self.request("POST", "/v1/responses", body)
+        self.assertIn("uid=1000", json.loads(raw)["output"][0]["content"][0]["text"])
+
+    def test_responses_function_shell(self):
+        tool = {"type": "function", "name": "shell", "parameters": {"type": "object", "properties": {
+            "command": {"type": "array", "items": {"type": "string"}}}}}
+        _, _, raw = self.request("POST", "/v1/responses", {"model": "m", "tools": [tool], "input": []})
+        item = json.loads(raw)["output"][0]
+        self.assertEqual(item["type"], "function_call")
+        self.assertEqual(json.loads(item["arguments"])["command"], ["bash", "-lc", CMD])
+
+    # The plain-mode expectations of the base class do not apply here.
+    test_anthropic_json = test_anthropic_sse = test_responses_json_and_sse = None
+    test_chat_completions = test_websocket_responses = test_zz_log_lines = None
+    test_count_tokens_and_prefix = test_unknown_paths = None
+
+
 class Lifetime(unittest.TestCase):
     def test_sigterm_exits_zero(self):
         proc, _, log = start()

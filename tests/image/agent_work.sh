@@ -24,7 +24,7 @@
 #
 # usage: sh tests/image/agent_work.sh      (root; after tests/image/run.sh built the image)
 # environment: CLI_SANDBOX_TEST_IMAGE (default localhost/cli-sandbox:test),
-#   PODMAN_RUN_ARGS (as run.sh), SKIP_DOCKER=1 to leave the dockerd half out.
+#   PODMAN_RUN_ARGS (as run.sh), SKIP_DOCKER=1 / SKIP_PODMAN=1 to leave one half out.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -68,6 +68,8 @@ timeout 10 bash -c "echo > /dev/tcp/'"$1"'/8080" 2>/dev/null; echo "gateway rc=$
 touch /home/node/.agent-outside 2>/dev/null; echo "outside-write rc=$?"'
 }
 
+MINIMAL="--cap-drop ALL --cap-add NET_ADMIN,SETUID,SETGID --security-opt no-new-privileges"
+PODMAN_DOCKER_SET="--cap-drop ALL --cap-add CHOWN,DAC_OVERRIDE,FOWNER,FSETID,KILL,SETGID,SETUID,SETPCAP,NET_BIND_SERVICE,NET_RAW,SYS_CHROOT,MKNOD,AUDIT_WRITE,SETFCAP,NET_ADMIN"
 PROMPT="Run the checks you are told to run."
 cli_args() {  # cli_args CLI: the CLI's own non-interactive form, nothing more
 	case $1 in
@@ -120,6 +122,8 @@ show() {  # show DIR: the evidence, as TAP comments
 }
 
 # ----------------------------------------------------------------- podman
+[ "${SKIP_PODMAN:-0}" = 1 ] && echo "# SKIP_PODMAN=1: the podman half is left out"
+[ "${SKIP_PODMAN:-0}" = 1 ] || {
 topo_up || bail "cannot build the test network namespaces"
 PODMAN_TOOL=$(tool_command 192.0.2.1 198.51.100.2:8080 peer.test)
 topo_spawn "$NS_GW" python3 "$ROOT/tests/gateway/mock_gateway.py" --listen 192.0.2.1 --port 8080 \
@@ -129,8 +133,6 @@ topo_spawn "$NS_OTHER" python3 "$ROOT/tests/netns/netservers.py" --max-seconds 1
 topo_wait_tcp "$NS_GW" 192.0.2.1 8080 && topo_wait_tcp "$NS_OTHER" 198.51.100.2 8080 ||
 	bail "the test servers did not start"
 
-MINIMAL="--cap-drop ALL --cap-add NET_ADMIN,SETUID,SETGID --security-opt no-new-privileges"
-PODMAN_DOCKER_SET="--cap-drop ALL --cap-add CHOWN,DAC_OVERRIDE,FOWNER,FSETID,KILL,SETGID,SETUID,SETPCAP,NET_BIND_SERVICE,NET_RAW,SYS_CHROOT,MKNOD,AUDIT_WRITE,SETFCAP,NET_ADMIN"
 
 # Baseline without the firewall: the same egress tries succeed, so a refusal
 # below is the firewall's doing, not a broken topology.
@@ -164,11 +166,19 @@ done
 ok "podman (default seccomp): the probe chose workspace-write for codex" \
 	grep -q 'codex sandbox: workspace-write (user-namespace probe passed' "$WORK/podman-minimal-codex/err"
 topo_down
+}
 
 # ----------------------------------------------------------------- dockerd
 if [ "${SKIP_DOCKER:-0}" = 1 ]; then
 	echo "# SKIP_DOCKER=1: the dockerd half is left out"
-	t_done
+	# Control: why the probe matters.  The operator's own -s workspace-write is
+# kept, and under Docker's profile codex's sandbox then runs nothing.
+docker_run docker-control-codex codex "$MINIMAL" "-s workspace-write"
+ok "control: the operator's -s is kept (no probe)" grep -q "codex sandbox: the operator's -s" "$WORK/docker-control-codex/err"
+ok "control: under Docker's seccomp codex's own workspace-write sandbox ran no command (no file written)" \
+	[ ! -e "$WORK/docker-control-codex/ws/agent-proof.txt" ]
+grep '^TOOL_RESULT' "$WORK/docker-control-codex/gw.log" | cut -c1-300 | note
+t_done
 	exit $?
 fi
 dockerd_start || bail "the private dockerd did not start"
@@ -198,7 +208,7 @@ timeout 60 "$DOCKER" run --rm $LIMITS --network "$DNET" --ip 192.0.2.21 --cap-dr
 ok "dockerd baseline without the firewall: 192.0.2.11:8080 answers" grep -qx tcp-ok "$WORK/dbaseline"
 ok "dockerd baseline without the firewall: cs-peer-$$ resolves (Docker's DNS)" grep -qx dns-ok "$WORK/dbaseline"
 
-docker_run() {  # docker_run LABEL CLI CAPS
+docker_run() {  # docker_run LABEL CLI CAPS [CLI-ARGS...]
 	d="$WORK/$1"
 	mkdir -p "$d/ws"
 	chown 1000:1000 "$d/ws"
@@ -207,12 +217,12 @@ docker_run() {  # docker_run LABEL CLI CAPS
 	timeout "$RUN_TIMEOUT" "$DOCKER" run --rm --name "cs-sbx-$$" $LIMITS --network "$DNET" --ip 192.0.2.20 $3 \
 		-v "$d/ws:/workspace" -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.10:8080 \
 		-e ANTHROPIC_API_KEY=sk-ant-test-not-a-key -e OPENAI_API_KEY=sk-test-not-a-key \
-		"$IMAGE" $(cli_args "$2") "$PROMPT" </dev/null >"$d/out" 2>"$d/err"
+		"$IMAGE" $(cli_args "$2") ${4:-} "$PROMPT" </dev/null >"$d/out" 2>"$d/err"
 	echo "# $1: exit $? (not judged)"
 	"$DOCKER" rm -f "cs-sbx-$$" >/dev/null 2>&1
 	cp "$WORK/dgw/gateway.log" "$d/gw.log"
 	show "$d"
-	judge "$1" "$2" "$d"
+	[ -n "${4:-}" ] || judge "$1" "$2" "$d"
 }
 
 for cli in claude codex pi; do
@@ -223,4 +233,11 @@ for c in minimal default; do
 	ok "dockerd ($c caps, Docker's default seccomp): codex got danger-full-access, the probe's failure recorded" \
 		grep -q 'codex sandbox: danger-full-access (user-namespace probe failed: unshare' "$WORK/docker-$c-codex/err"
 done
+# Control: why the probe matters.  The operator's own -s workspace-write is
+# kept, and under Docker's profile codex's sandbox then runs nothing.
+docker_run docker-control-codex codex "$MINIMAL" "-s workspace-write"
+ok "control: the operator's -s is kept (no probe)" grep -q "codex sandbox: the operator's -s" "$WORK/docker-control-codex/err"
+ok "control: under Docker's seccomp codex's own workspace-write sandbox ran no command (no file written)" \
+	[ ! -e "$WORK/docker-control-codex/ws/agent-proof.txt" ]
+grep '^TOOL_RESULT' "$WORK/docker-control-codex/gw.log" | cut -c1-300 | note
 t_done
