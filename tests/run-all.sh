@@ -6,8 +6,9 @@
 #   3. AddressSanitizer + UBSan build: the same ctest tests again
 #   4. libFuzzer on the URL parser for CLI_SANDBOX_FUZZ_SECONDS (default 20)
 #   5. the host script's tests (shellcheck and a fake engine)
-#   6. the image tests with podman, then the same image on a private dockerd
-#      (both skipped with SKIP_IMAGE_TESTS=1)
+#   6. the image tests with podman, then the same image on a private dockerd,
+#      then agent work under both (tests/image/agent_work.sh); all skipped
+#      with SKIP_IMAGE_TESTS=1
 # Exits non-zero when any step fails; every step runs even after a failure.
 set -u
 cd "$(dirname "$0")/.."
@@ -54,6 +55,8 @@ step host-script sh tests/host/run.sh
 if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	step image sh tests/image/run.sh
 	step image-docker sh tests/image/docker.sh
+	# the same image: each CLI does agent work under podman and dockerd
+	step image-agent-work sh tests/image/agent_work.sh
 fi
 
 if [ -n "$failed" ]; then

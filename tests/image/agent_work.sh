@@ -70,6 +70,8 @@ touch /home/node/.agent-outside 2>/dev/null; echo "outside-write rc=$?"'
 
 MINIMAL="--cap-drop ALL --cap-add NET_ADMIN,SETUID,SETGID --security-opt no-new-privileges"
 PODMAN_DOCKER_SET="--cap-drop ALL --cap-add CHOWN,DAC_OVERRIDE,FOWNER,FSETID,KILL,SETGID,SETUID,SETPCAP,NET_BIND_SERVICE,NET_RAW,SYS_CHROOT,MKNOD,AUDIT_WRITE,SETFCAP,NET_ADMIN"
+# Debian 12's docker client takes one capability per --cap-add.
+DOCKER_MINIMAL="--cap-drop ALL --cap-add NET_ADMIN --cap-add SETUID --cap-add SETGID --security-opt no-new-privileges"
 PROMPT="Run the checks you are told to run."
 cli_args() {  # cli_args CLI: the CLI's own non-interactive form, nothing more
 	case $1 in
@@ -116,7 +118,7 @@ judge() {
 }
 
 show() {  # show DIR: the evidence, as TAP comments
-	grep 'cli-sandbox-init' "$1/err" | note
+	grep -E 'cli-sandbox-init|Error|error:' "$1/err" | head -8 | note
 	tail -3 "$1/out" | note
 	grep -E '^(TOOL_|POST|GET|WS)' "$1/gw.log" | cut -c1-300 | note
 }
@@ -148,15 +150,15 @@ podman_run() {  # podman_run LABEL CLI CAPS
 	mkdir -p "$d/ws"
 	chown 1000:1000 "$d/ws"
 	: >"$WORK/gateway.log"
-	# shellcheck disable=SC2086 # option lists split on purpose
-	timeout "$RUN_TIMEOUT" podman run --rm $RUNARGS --network "ns:/run/netns/$NS_SBX" --dns 192.0.2.1 $3 \
+	# shellcheck disable=SC2086,SC2046 # option lists split on purpose
+	timeout "$RUN_TIMEOUT" podman run --rm $RUNARGS --network "ns:/run/netns/$NS_SBX" --dns 192.0.2.1 $3 ${ENGINE_EXTRA:-} \
 		-v "$d/ws:/workspace" -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:8080 \
 		-e ANTHROPIC_API_KEY=sk-ant-test-not-a-key -e OPENAI_API_KEY=sk-test-not-a-key \
 		"$IMAGE" $(cli_args "$2") "$PROMPT" </dev/null >"$d/out" 2>"$d/err"
 	echo "# $1: exit $? (not judged)"
 	cp "$WORK/gateway.log" "$d/gw.log"
 	show "$d"
-	judge "$1" "$2" "$d"
+	[ -n "${ENGINE_EXTRA:-}" ] || judge "$1" "$2" "$d"
 }
 
 for cli in claude codex pi; do
@@ -165,15 +167,36 @@ for cli in claude codex pi; do
 done
 ok "podman (default seccomp): the probe chose workspace-write for codex" \
 	grep -q 'codex sandbox: workspace-write (user-namespace probe passed' "$WORK/podman-minimal-codex/err"
+# Interactive: codex keeps its own approvals and, the probe passing, its own
+# default sandbox (read-only for exec): the command still runs.
+ENGINE_EXTRA="-e CLI_SANDBOX_EGRESS_PROFILE=interactive"
+podman_run podman-interactive-codex codex "$MINIMAL"
+ENGINE_EXTRA=""
+ok "podman interactive: codex keeps its own default sandbox (probe passed)" \
+	grep -q "codex sandbox: codex's own default (user-namespace probe passed" "$WORK/podman-interactive-codex/err"
+ok "podman interactive: no approval policy set for codex" \
+	sh -c "! grep -q 'approval_policy' '$WORK/podman-interactive-codex/err'"
+ok "podman interactive: the command ran and its output reached the model" \
+	grep -q '^TOOL_RESULT .*uid=1000' "$WORK/podman-interactive-codex/gw.log"
 topo_down
 }
 
 # ----------------------------------------------------------------- dockerd
 if [ "${SKIP_DOCKER:-0}" = 1 ]; then
 	echo "# SKIP_DOCKER=1: the dockerd half is left out"
-	# Control: why the probe matters.  The operator's own -s workspace-write is
+	# Interactive under Docker's profile: the same probe fails, so codex's
+# nested sandbox is off and the command runs.
+ENGINE_EXTRA="-e CLI_SANDBOX_EGRESS_PROFILE=interactive"
+docker_run docker-interactive-codex codex "$DOCKER_MINIMAL"
+ENGINE_EXTRA=""
+ok "dockerd interactive: codex got danger-full-access from the probe" \
+	grep -q 'codex sandbox: danger-full-access (user-namespace probe failed' "$WORK/docker-interactive-codex/err"
+ok "dockerd interactive: the command ran (file written as uid 1000)" \
+	[ "$(cat "$WORK/docker-interactive-codex/ws/agent-proof.txt" 2>/dev/null)" = 1000 ]
+
+# Control: why the probe matters.  The operator's own -s workspace-write is
 # kept, and under Docker's profile codex's sandbox then runs nothing.
-docker_run docker-control-codex codex "$MINIMAL" "-s workspace-write"
+docker_run docker-control-codex codex "$DOCKER_MINIMAL" "-s workspace-write"
 ok "control: the operator's -s is kept (no probe)" grep -q "codex sandbox: the operator's -s" "$WORK/docker-control-codex/err"
 ok "control: under Docker's seccomp codex's own workspace-write sandbox ran no command (no file written)" \
 	[ ! -e "$WORK/docker-control-codex/ws/agent-proof.txt" ]
@@ -213,8 +236,8 @@ docker_run() {  # docker_run LABEL CLI CAPS [CLI-ARGS...]
 	mkdir -p "$d/ws"
 	chown 1000:1000 "$d/ws"
 	: >"$WORK/dgw/gateway.log"
-	# shellcheck disable=SC2086 # option lists split on purpose
-	timeout "$RUN_TIMEOUT" "$DOCKER" run --rm --name "cs-sbx-$$" $LIMITS --network "$DNET" --ip 192.0.2.20 $3 \
+	# shellcheck disable=SC2086,SC2046 # option lists split on purpose
+	timeout "$RUN_TIMEOUT" "$DOCKER" run --rm --name "cs-sbx-$$" $LIMITS --network "$DNET" --ip 192.0.2.20 $3 ${ENGINE_EXTRA:-} \
 		-v "$d/ws:/workspace" -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.10:8080 \
 		-e ANTHROPIC_API_KEY=sk-ant-test-not-a-key -e OPENAI_API_KEY=sk-test-not-a-key \
 		"$IMAGE" $(cli_args "$2") ${4:-} "$PROMPT" </dev/null >"$d/out" 2>"$d/err"
@@ -226,16 +249,26 @@ docker_run() {  # docker_run LABEL CLI CAPS [CLI-ARGS...]
 }
 
 for cli in claude codex pi; do
-	docker_run "docker-minimal-$cli" "$cli" "$MINIMAL"
+	docker_run "docker-minimal-$cli" "$cli" "$DOCKER_MINIMAL"
 	docker_run "docker-default-$cli" "$cli" "--cap-add NET_ADMIN"
 done
 for c in minimal default; do
 	ok "dockerd ($c caps, Docker's default seccomp): codex got danger-full-access, the probe's failure recorded" \
 		grep -q 'codex sandbox: danger-full-access (user-namespace probe failed: unshare' "$WORK/docker-$c-codex/err"
 done
+# Interactive under Docker's profile: the same probe fails, so codex's
+# nested sandbox is off and the command runs.
+ENGINE_EXTRA="-e CLI_SANDBOX_EGRESS_PROFILE=interactive"
+docker_run docker-interactive-codex codex "$DOCKER_MINIMAL"
+ENGINE_EXTRA=""
+ok "dockerd interactive: codex got danger-full-access from the probe" \
+	grep -q 'codex sandbox: danger-full-access (user-namespace probe failed' "$WORK/docker-interactive-codex/err"
+ok "dockerd interactive: the command ran (file written as uid 1000)" \
+	[ "$(cat "$WORK/docker-interactive-codex/ws/agent-proof.txt" 2>/dev/null)" = 1000 ]
+
 # Control: why the probe matters.  The operator's own -s workspace-write is
 # kept, and under Docker's profile codex's sandbox then runs nothing.
-docker_run docker-control-codex codex "$MINIMAL" "-s workspace-write"
+docker_run docker-control-codex codex "$DOCKER_MINIMAL" "-s workspace-write"
 ok "control: the operator's -s is kept (no probe)" grep -q "codex sandbox: the operator's -s" "$WORK/docker-control-codex/err"
 ok "control: under Docker's seccomp codex's own workspace-write sandbox ran no command (no file written)" \
 	[ ! -e "$WORK/docker-control-codex/ws/agent-proof.txt" ]
