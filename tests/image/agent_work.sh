@@ -245,7 +245,7 @@ docker_run() {  # docker_run LABEL CLI CAPS [CLI-ARGS...]
 	"$DOCKER" rm -f "cs-sbx-$$" >/dev/null 2>&1
 	cp "$WORK/dgw/gateway.log" "$d/gw.log"
 	show "$d"
-	[ -n "${4:-}" ] || judge "$1" "$2" "$d"
+	[ -n "${4:-}${ENGINE_EXTRA:-}" ] || judge "$1" "$2" "$d"
 }
 
 for cli in claude codex pi; do
