@@ -118,7 +118,7 @@ judge() {
 }
 
 show() {  # show DIR: the evidence, as TAP comments
-	grep -E 'cli-sandbox-init|Error|error:' "$1/err" | head -8 | note
+	grep -E 'firewall up|autonomy:|codex sandbox:|rror' "$1/err" | head -8 | note
 	tail -3 "$1/out" | note
 	grep -E '^(TOOL_|POST|GET|WS)' "$1/gw.log" | cut -c1-300 | note
 }
