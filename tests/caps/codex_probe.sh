@@ -9,7 +9,7 @@
 # usage: codex_probe.sh PATH-TO-cli-sandbox-init
 set -u
 INIT=$1
-. "$(cd "$(dirname "$0")/.." && pwd)/tap.sh"
+. "$(cd "$(dirname "$0")/.." && pwd)/lib/tap.sh"
 if [ "$(id -u)" != 0 ]; then echo "skip: needs root"; exit 77; fi
 command -v ip > /dev/null || { echo "skip: needs ip (iproute2)"; exit 77; }
 T=$(mktemp -d /tmp/cs-probe.XXXXXX) || exit 1
