@@ -53,7 +53,7 @@ RUN set -eux; \
     apt-get update; \
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         build-essential cmake pkg-config curl ca-certificates \
-        libnftnl-dev libmnl-dev libcap-ng-dev libjansson-dev; \
+        libnftnl-dev libmnl-dev libcap-ng-dev libjansson-dev libseccomp-dev; \
     rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -64,7 +64,9 @@ RUN set -eux; \
     cmake --build /build --parallel "$(nproc)"; \
     ldd /build/cli-sandbox-init > /tmp/ldd.out 2>&1 || true; \
     cat /tmp/ldd.out; \
-    grep -q 'not a dynamic executable' /tmp/ldd.out; \
+    grep -Eq 'not a dynamic executable|statically linked' /tmp/ldd.out; \
+    readelf -lW /build/cli-sandbox-init | grep -q GNU_RELRO; \
+    readelf -dW /build/cli-sandbox-init | grep -q 'FLAGS_1.*NOW.*PIE'; \
     /build/cli-sandbox-init --version; \
     install -D -m 0755 /build/cli-sandbox-init /out/usr/local/sbin/cli-sandbox-init; \
     strip --strip-unneeded /out/usr/local/sbin/cli-sandbox-init; \

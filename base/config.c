@@ -9,7 +9,7 @@
  * silently ignored. */
 static const char *const known_vars[] = {
 	"CLI_SANDBOX_EGRESS_PROFILE", "CLI_SANDBOX_ALLOW_HOST_NETWORK", "CLI_SANDBOX_USER",
-	"CLI_SANDBOX_ALLOW", "CLI_SANDBOX_PROFILE_DIR", NULL,
+	"CLI_SANDBOX_ALLOW", "CLI_SANDBOX_PROFILE_DIR", "CLI_SANDBOX_ALLOW_USERNS", NULL,
 };
 
 const char *env_lookup(char *const envp[], const char *name)
@@ -43,7 +43,7 @@ static int check_unknown_vars(char *const envp[], struct cs_error *err)
 				known = true;
 		if (!known)
 			return cs_fail(err, CS_EXIT_CONFIG,
-				       "unknown variable %.*s; fix its spelling or remove it (known: CLI_SANDBOX_EGRESS_PROFILE, CLI_SANDBOX_USER, CLI_SANDBOX_ALLOW, CLI_SANDBOX_ALLOW_HOST_NETWORK, CLI_SANDBOX_PROFILE_DIR)",
+				       "unknown variable %.*s; fix its spelling or remove it (known: CLI_SANDBOX_EGRESS_PROFILE, CLI_SANDBOX_USER, CLI_SANDBOX_ALLOW, CLI_SANDBOX_ALLOW_HOST_NETWORK, CLI_SANDBOX_PROFILE_DIR, CLI_SANDBOX_ALLOW_USERNS)",
 				       (int)(n > 64 ? 64 : n), *e);
 	}
 	return 0;
@@ -181,9 +181,16 @@ int config_load(char *const envp[], struct cs_config *cfg, struct cs_error *err)
 	if (user_spec_parse(user ? user : CS_DEFAULT_USER, &cfg->user, err))
 		return -1;
 
+	/* Both profiles: the operator decides, the command cannot set it. */
+	if (parse_switch(envp, "CLI_SANDBOX_ALLOW_USERNS", &cfg->allow_userns, err))
+		return -1;
+
 	dir = env_lookup(envp, "CLI_SANDBOX_PROFILE_DIR");
-	if (dir && (dir[0] != '/' || strlen(dir) >= sizeof(cfg->profile_dir)))
+	if (dir && dir[0] != '/')
 		return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_PROFILE_DIR='%.64s' is not an absolute path; set an absolute directory or unset it for " CS_DEFAULT_PROFILE_DIR, dir);
+	if (dir && strlen(dir) >= sizeof(cfg->profile_dir))
+		return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_PROFILE_DIR is too long (%zu characters, at most %zu); set a shorter directory or unset it for " CS_DEFAULT_PROFILE_DIR,
+			       strlen(dir), sizeof(cfg->profile_dir) - 1);
 	snprintf(cfg->profile_dir, sizeof(cfg->profile_dir), "%s", dir ? dir : CS_DEFAULT_PROFILE_DIR);
 	return 0;
 }

@@ -35,6 +35,7 @@ struct cs_config {
 	struct model_url url;
 	bool allow_host_network;
 	bool skip_firewall;
+	bool allow_userns;              /* CLI_SANDBOX_ALLOW_USERNS=true: the seccomp filter allows user namespaces */
 	struct user_spec user;
 	bool has_allow;                 /* CLI_SANDBOX_ALLOW was set (interactive) */
 	char allow[4096];               /* parsed by the interactive policy */

@@ -159,6 +159,12 @@ int model_url_parse(const char *s, bool allow_dns_name, struct model_url *u,
 	slash = strchr(authority, '/');
 	alen = slash ? (size_t)(slash - authority) : strlen(authority);
 	colon = memchr(authority, ':', alen);
+	/* A host with a dot before its first colon (an IPv4 address or a name)
+	 * followed by two ports is a port mistake, not IPv6. */
+	if (colon && authority[0] != '[' && memchr(authority, '.', (size_t)(colon - authority)) &&
+	    memchr(colon + 1, ':', alen - (size_t)(colon - authority) - 1))
+		return cs_fail(err, CS_EXIT_CONFIG, VAR " has more than one ':port' after the host ('%.*s'); write one decimal port 1-65535",
+			       (int)(alen > 40 ? 40 : alen), authority);
 	/* More than one colon, or a bracket: an IPv6 literal; let the host say so. */
 	if (colon && (memchr(colon + 1, ':', alen - (size_t)(colon - authority) - 1) || authority[0] == '['))
 		colon = NULL;

@@ -6,6 +6,7 @@
 #include <linux/capability.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "caps/verify.h"
@@ -55,6 +56,9 @@ static int clear_bounding_set(struct cs_error *err)
 {
 	int last = caps_last_cap(), rc;
 
+	if (last < 0)
+		return cs_fail(err, CS_EXIT_OSERR, "PR_CAPBSET_READ cannot list the capabilities (%s); the command is not started, check for a seccomp or LSM policy that blocks prctl",
+			       strerror(errno));
 	capng_clear(CAPNG_SELECT_BOUNDS);
 	rc = capng_apply(CAPNG_SELECT_BOUNDS);
 	if (rc != 0)
@@ -142,4 +146,47 @@ int privileges_drop(const struct cs_user *user, struct drop_result *res, struct 
 		return -1;
 	res->bounding_cleared = setpcap;
 	return 0;
+}
+
+/* The resolver child's drop (see drop.h).  Simpler than the command's: no
+ * groups at all, no bounding set or securebits (the process lives for a
+ * few seconds and execs nothing), but the same proof from the kernel that
+ * no privilege is left before glibc parses a single answer. */
+int privileges_isolate(const struct cs_user *user, struct cs_error *err)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	uid_t ru, eu, su;
+	bool privileged;
+
+	if (capng_get_caps_process() != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "cannot read the capabilities (%s)", strerror(errno));
+	privileged = geteuid() == 0 || capng_have_capabilities(CAPNG_SELECT_CAPS) != CAPNG_NONE;
+	if (privileged) {
+		if (user->uid == 0 || user->gid == 0)
+			return cs_fail(err, CS_EXIT_OSERR, "refusing to resolve as uid %u gid %u (root)", (unsigned)user->uid, (unsigned)user->gid);
+		if (setgroups(0, NULL) != 0 || setresgid(user->gid, user->gid, user->gid) != 0 ||
+		    setresuid(user->uid, user->uid, user->uid) != 0)
+			return cs_fail(err, CS_EXIT_OSERR, "cannot switch to uid %u gid %u: %s; start the container with --cap-add=SETUID --cap-add=SETGID",
+				       (unsigned)user->uid, (unsigned)user->gid, strerror(errno));
+	}
+	if (clear_capability_sets(err))
+		return -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "setting no_new_privs failed (%s)", strerror(errno));
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &hdr, d) != 0 || d[0].effective || d[1].effective || d[0].permitted ||
+	    d[1].permitted || d[0].inheritable || d[1].inheritable)
+		return cs_fail(err, CS_EXIT_OSERR, "capabilities remain after the drop");
+	if (getresuid(&ru, &eu, &su) != 0 || ru == 0 || eu == 0 || su == 0 ||
+	    prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
+		return cs_fail(err, CS_EXIT_OSERR, "the process still has uid 0 or lacks no_new_privs after the drop");
+	return 0;
+}
+
+bool privileges_none(void)
+{
+	if (geteuid() == 0 || getuid() == 0 || capng_get_caps_process() != 0)
+		return false;
+	return capng_have_capabilities(CAPNG_SELECT_CAPS) == CAPNG_NONE;
 }

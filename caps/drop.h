@@ -15,4 +15,16 @@ struct drop_result {
  * no_new_privs; then verifies all of it.  err->status is CS_EXIT_OSERR. */
 int privileges_drop(const struct cs_user *user, struct drop_result *res, struct cs_error *err);
 
+/* For a short-lived helper process (the resolver child): switches to the
+ * user's uid and gid with no supplementary group (when the process is
+ * privileged at all), empties every capability set, sets no_new_privs, and
+ * checks from the kernel that no capability and no uid 0 is left.
+ * err->status is CS_EXIT_OSERR. */
+int privileges_isolate(const struct cs_user *user, struct cs_error *err);
+
+/* True when the process holds nothing to drop: not root, no capability in
+ * its permitted or effective set (a start that is unprivileged from the
+ * outset, such as Kubernetes' verify-only agent container). */
+bool privileges_none(void);
+
 #endif

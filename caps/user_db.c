@@ -36,24 +36,38 @@ static int parse_id(const char *s, unsigned long *out)
 	return (*end || errno || *out >= UINT32_MAX) ? -1 : 0;
 }
 
-static bool member_of(char *members, const char *name)
+/* Whether name is one of the comma-separated members (members unchanged). */
+static bool member_of(const char *members, const char *name)
 {
-	for (char *tok = strtok(members, ","); tok; tok = strtok(NULL, ","))
-		if (strcmp(tok, name) == 0)
+	size_t n = strlen(name);
+
+	for (const char *p = members; *p; ) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && strncmp(p, name, n) == 0)
 			return true;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
 	return false;
 }
 
+/* Both files are read a whole line at a time, whatever its length
+ * (getline): a record is never split, so the tail of an overlong line can
+ * never pass for a record of its own. */
 static int find_passwd(const struct user_spec *spec, const char *path, struct cs_user *u,
 		       bool *found, struct cs_error *err)
 {
-	char line[4096];
+	char *line = NULL;
+	size_t cap = 0;
 	FILE *f = fopen(path, "re");
+	int rc = 0;
 
 	*found = false;
 	if (!f)
 		return cs_fail(err, CS_EXIT_CONFIG, "cannot read %s (%s); the image needs a passwd file naming CLI_SANDBOX_USER", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &cap, f) >= 0) {
 		char *fld[MAX_FIELDS];
 		unsigned long uid, gid;
 		size_t name_len;
@@ -62,6 +76,11 @@ static int find_passwd(const struct user_spec *spec, const char *path, struct cs
 			continue;
 		if (spec->by_name ? strcmp(fld[0], spec->name) != 0 : uid != spec->uid)
 			continue;
+		if (strlen(fld[5]) >= sizeof(u->home)) {
+			rc = cs_fail(err, CS_EXIT_CONFIG, "the home directory of uid %lu in %s is longer than %zu bytes; fix the passwd entry",
+				     uid, path, sizeof(u->home) - 1);
+			break;
+		}
 		/* A name too long for a user name is no name: "" (shown as uid). */
 		name_len = strlen(fld[0]);
 		if (name_len < sizeof(u->name))
@@ -72,8 +91,11 @@ static int find_passwd(const struct user_spec *spec, const char *path, struct cs
 		*found = true;
 		break;
 	}
+	if (rc == 0 && ferror(f))
+		rc = cs_fail(err, CS_EXIT_CONFIG, "reading %s failed; fix the file", path);
+	free(line);
 	fclose(f);
-	return 0;
+	return rc;
 }
 
 static void add_group(struct cs_user *u, gid_t g, bool *overflow)
@@ -99,8 +121,10 @@ static int cmp_gid(const void *a, const void *b)
 static int scan_groups(const char *path, struct cs_user *u, gid_t *root_groups,
 		       size_t *n_root, bool *overflow, struct cs_error *err)
 {
-	char line[65536];
+	char *line = NULL;
+	size_t cap = 0;
 	FILE *f = fopen(path, "re");
+	int rc = 0;
 
 	*n_root = 0;
 	if (!f) {
@@ -108,20 +132,22 @@ static int scan_groups(const char *path, struct cs_user *u, gid_t *root_groups,
 			return 0;  /* no group file: only the primary group */
 		return cs_fail(err, CS_EXIT_CONFIG, "cannot read %s (%s); fix its permissions", path, strerror(errno));
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *fld[MAX_FIELDS], copy[65536];
+	while (getline(&line, &cap, f) >= 0) {
+		char *fld[MAX_FIELDS];
 		unsigned long gid;
 
 		if (split_fields(line, fld) < 4 || parse_id(fld[2], &gid))
 			continue;
-		snprintf(copy, sizeof(copy), "%s", fld[3]);
-		if (member_of(copy, "root") && *n_root < CS_MAX_GROUPS)
+		if (member_of(fld[3], "root") && *n_root < CS_MAX_GROUPS)
 			root_groups[(*n_root)++] = (gid_t)gid;
 		if (u->name[0] && member_of(fld[3], u->name))
 			add_group(u, (gid_t)gid, overflow);
 	}
+	if (ferror(f))
+		rc = cs_fail(err, CS_EXIT_CONFIG, "reading %s failed; fix the file", path);
+	free(line);
 	fclose(f);
-	return 0;
+	return rc;
 }
 
 int user_resolve(const struct user_spec *spec, const char *passwd_path,

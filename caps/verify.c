@@ -18,9 +18,21 @@ int caps_last_cap(void)
 {
 	int c;
 
-	for (c = 0; c < CAPS_MAX; c++)
-		if (prctl(PR_CAPBSET_READ, (unsigned long)c, 0, 0, 0) < 0)
-			break;
+	/* Only EINVAL means "no such capability": any other error (a seccomp
+	 * or LSM policy refusing prctl) is an error, never the end of the list,
+	 * or every capability above it would go unchecked. */
+	for (c = 0; c < CAPS_MAX; c++) {
+		errno = 0;
+		if (prctl(PR_CAPBSET_READ, (unsigned long)c, 0, 0, 0) >= 0)
+			continue;
+		if (errno != EINVAL)
+			return -1;
+		break;
+	}
+	if (c == 0) {
+		errno = EINVAL;
+		return -1;
+	}
 	return c - 1;
 }
 
@@ -160,7 +172,7 @@ int privileges_verify(const struct cs_user *user, bool setpcap_was_held, struct 
 	int last = caps_last_cap();
 
 	if (last < 0)
-		return cs_fail(err, CS_EXIT_OSERR, "PR_CAPBSET_READ cannot read capability 0 (%s); %s", strerror(errno), fix_kernel);
+		return cs_fail(err, CS_EXIT_OSERR, "PR_CAPBSET_READ cannot list the capabilities (%s); %s", strerror(errno), fix_kernel);
 	if (check_sets(err) || check_ambient(last, err) ||
 	    (setpcap_was_held && (check_bounding(last, err) || check_securebits(err))) ||
 	    check_ids(user, err) || check_groups(user, err) || check_flags(err) ||

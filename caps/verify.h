@@ -24,8 +24,8 @@
 	 SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED)
 
 /* The highest capability number the running kernel knows, probed with
- * PR_CAPBSET_READ (which fails with EINVAL past the last one); -1 when even
- * capability 0 cannot be read. */
+ * PR_CAPBSET_READ (which fails with EINVAL past the last one); -1 with errno
+ * when any read fails otherwise, or capability 0 cannot be read. */
 int caps_last_cap(void);
 
 /* Checks, from the kernel's own view, that the calling thread:

@@ -238,12 +238,31 @@ fail:
 	return NULL;
 }
 
+/* Kernels before 5.9 have no close_range(2): close them one by one, up to
+ * the descriptor limit. */
+static int close_fds_slowly(void)
+{
+	long max = sysconf(_SC_OPEN_MAX);
+
+	if (errno != ENOSYS)
+		return -1;
+	for (long fd = 3; fd < (max > 0 ? max : 1024); fd++)
+		(void)close((int)fd);
+	return 0;
+}
+
 int command_exec(char *const argv[], char *const envp[], struct cs_error *err)
 {
 	int e;
 
 	if (!argv || !argv[0] || !argv[0][0])
 		return cs_fail(err, CS_EXIT_NOTFOUND, "no command to run; give COMMAND or leave it out for " CS_DEFAULT_COMMAND);
+	/* Nothing the launcher leaked reaches the command: every descriptor
+	 * above stderr is closed (an inherited socket would be a connection
+	 * the firewall never judged).  Closed, not close-on-exec, so that the
+	 * exec's own failure path below writes only to stderr. */
+	if (close_range(3, ~0U, 0) != 0 && close_fds_slowly() != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "cannot close the inherited file descriptors (%s); the command is not started", strerror(errno));
 	/* glibc searches the PATH of the init's own environment, which the
 	 * command's environment inherits unchanged (command_build adds no PATH). */
 	execvpe(argv[0], argv, envp);
@@ -253,5 +272,7 @@ int command_exec(char *const argv[], char *const envp[], struct cs_error *err)
 						      : "'%.200s' was not found in PATH; install it in the image or fix PATH", argv[0]);
 	if (e == EACCES)
 		return cs_fail(err, CS_EXIT_NOEXEC, "'%.200s' is not executable by the sandbox user (%s); make it executable (chmod +x) and readable", argv[0], strerror(e));
+	if (e == EAGAIN)
+		return cs_fail(err, CS_EXIT_NOEXEC, "cannot execute '%.200s': the sandbox user is over its RLIMIT_NPROC (too many processes of that uid); raise the limit (docker run --ulimit nproc=...) or stop the user's other processes", argv[0]);
 	return cs_fail(err, CS_EXIT_NOEXEC, "cannot execute '%.200s' (%s); check that it is a program for this machine", argv[0], strerror(e));
 }

@@ -2,14 +2,16 @@
  *
  * main() is the pipeline, one stage per statement, in order:
  *   arguments -> configuration -> user -> command -> policy -> ruleset
- *   model -> digest | report (--check, --dry-run) | firewall -> privilege
- *   drop -> the irreversible boundary -> first run (as the user) -> launch.
+ *   model -> digest | report (--check, --dry-run) | firewall -> block log
+ *   -> (PID 1: fork the command's process) -> privilege drop -> seccomp
+ *   filter -> the irreversible boundary -> first run (as the user) -> launch.
  * The Kubernetes split (entrypoint/split.h) changes the last stages only:
  * --firewall-only stops after the firewall; --verify-only replaces firewall
  * and drop by proving that both are already done.
  * The dry-run and the real start share every stage up to the last renderer
  * (the report prints nft text or JSON, the firewall sends the netlink
  * batch).  Each stage is a library call or a thin wrapper below it. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 #include "base/config.h"
 #include "base/status.h"
 #include "caps/drop.h"
+#include "caps/sandbox_filter.h"
 #include "caps/user_db.h"
 #include "entrypoint/block_log.h"
 #include "entrypoint/cli_autonomy.h"
@@ -63,6 +66,7 @@ static const char usage[] =
 	"  CLI_SANDBOX_ALLOW_HOST_NETWORK  interactive: true opens the default gateway's /24\n"
 	"  SKIP_EGRESS_FIREWALL            interactive: true programs no firewall at all\n"
 	"  CLI_SANDBOX_PROFILE_DIR         provider range files (default " CS_DEFAULT_PROFILE_DIR ")\n"
+	"  CLI_SANDBOX_ALLOW_USERNS        true lets the command create user namespaces (codex's sandbox)\n"
 	"\n"
 	"exit: 78 configuration error, 71 firewall or privilege drop failed, 126/127 command\n"
 	"not executable/not found, otherwise the command's status (128+N for signal N).\n";
@@ -136,9 +140,16 @@ static int plan_command(struct pipeline *pl, char *const envp[], char *const arg
 /* The interactive profile opens only the names of the CLI being run;
  * --check touches nothing, the network included, so it resolves no name;
  * neither does --verify-only, which accepts the managed profile only. */
+static int isolate_resolver(void *user, struct cs_error *err)
+{
+	return privileges_isolate(user, err);
+}
+
 static int build_policy(struct pipeline *pl, enum mode mode, struct cs_error *err)
 {
+	/* The resolver child drops to the sandbox user before it resolves. */
 	struct policy_env penv = { .resolve = mode == MODE_CHECK || mode == MODE_VERIFY_ONLY ? NULL : resolver_getaddrinfo,
+				   .isolation = { isolate_resolver, &pl->user },
 				   .resolv_conf = "/etc/resolv.conf",
 				   .route_table = "/proc/net/route",
 				   .command = pl->command.argv[0] };
@@ -156,13 +167,21 @@ static int report(enum mode mode, const struct pipeline *pl)
 {
 	int rc = 0;
 
+	errno = 0;
 	if (mode == MODE_CHECK)
 		report_summary(pl, stdout);
 	else if (mode == MODE_DRY_NFT)
 		rc = report_nft(pl, stdout);
 	else
 		rc = report_json(pl, stdout);
-	return rc || fflush(stdout) ? CS_EXIT_OSERR : 0;
+	if (rc || fflush(stdout) || ferror(stdout)) {
+		struct cs_error err;
+
+		cs_fail(&err, CS_EXIT_OSERR, "cannot write the %s to stdout (%s); check where stdout goes (a full disk, a closed pipe)",
+			mode == MODE_CHECK ? "summary" : "dry-run", errno ? strerror(errno) : "write error");
+		return cs_print_error(&err);
+	}
+	return 0;
 }
 
 static int program_firewall(const struct pipeline *pl, struct cs_error *err)
@@ -207,16 +226,24 @@ static void settle_nested_sandbox(struct pipeline *pl)
 		cs_info("%s", pl->command.sandbox);
 }
 
-/* PID 1 supervises the command as its child; otherwise the init becomes the
- * command.  Returns the container's status: the command's, or 126/127 when
- * it cannot be executed. */
-static int launch(const struct pipeline *pl)
+/* The seccomp filter (caps/sandbox_filter.h), after the drop: it binds the
+ * command and, installed on PID 1's side too (supervisor_run), PID 1. */
+static int confine(const struct pipeline *pl, struct cs_error *err)
+{
+	return sandbox_filter_install(pl->cfg.allow_userns, err);
+}
+
+/* The init becomes the command; under PID 1 (supervised), the command's
+ * process does, once PID 1 has released it.  Returns only when the exec
+ * failed: 126/127. */
+static int launch(const struct pipeline *pl, bool supervised)
 {
 	struct cs_error err = { 0 };
 
-	if (pl->pid1)
-		return supervisor_run(pl->command.argv, pl->env);
-	command_exec(pl->command.argv, pl->env, &err);
+	if (supervised)
+		supervisor_child_exec(pl->command.argv, pl->env, &err);
+	else
+		command_exec(pl->command.argv, pl->env, &err);
 	return cs_print_error(&err);
 }
 
@@ -227,6 +254,7 @@ int main(int argc, char **argv, char **envp)
 	static struct pipeline pl;
 	struct options opt = { 0 };
 	struct cs_error err = { 0 };
+	bool supervised = false;  /* the command's process, forked by PID 1 */
 	int status;
 
 	pl.pid1 = getpid() == 1;
@@ -259,8 +287,27 @@ int main(int argc, char **argv, char **envp)
 	 * (binding the NFLOG group needs CAP_NET_ADMIN). */
 	if (opt.mode == MODE_VERIFY_ONLY ? split_verify_only(&pl, "/etc/resolv.conf", &err)
 	    : program_firewall(&pl, &err) ||
-	      block_log_open(&pl) ||  /* never fails: a problem is a warning */
-	      shed_privileges(&pl, &err))
+	      block_log_open(&pl))  /* never fails: a problem is a warning */
+		goto stop;
+	/* PID 1 forks the command's process now, so that each drops to an
+	 * identity of its own; PID 1 then supervises until the command ends
+	 * (and reads the block log, whose descriptors the command's process
+	 * closes before its exec). */
+	if (pl.pid1) {
+		pid_t child = supervisor_fork(&err);
+
+		if (child < 0)
+			goto stop;
+		if (child > 0) {
+			pipeline_shed_start(&pl);  /* PID 1 needs none of the start's data from here on */
+			status = supervisor_run(child, &pl.user, pl.cfg.allow_userns);
+			goto out;
+		}
+		supervised = true;
+	}
+	/* --verify-only holds nothing to drop (split_verify_only proved it). */
+	if ((opt.mode != MODE_VERIFY_ONLY && shed_privileges(&pl, &err)) ||
+	    confine(&pl, &err))
 		goto stop;
 
 	/* ---- The irreversible boundary ----------------------------------
@@ -269,9 +316,7 @@ int main(int argc, char **argv, char **envp)
 	 * warns, and the container ends with the command's status. */
 	settle_nested_sandbox(&pl);
 	first_run_prepare(pl.command.cli, pl.cfg.has_url, pl.env);  /* as the user; only warns */
-	if (pl.pid1)
-		pipeline_shed_start(&pl);
-	status = launch(&pl);
+	status = launch(&pl, supervised);
 	goto out;
 stop:
 	status = cs_print_error(&err);

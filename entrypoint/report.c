@@ -8,6 +8,14 @@
 #include "entrypoint/first_run.h"
 #include "netfilter/render.h"
 
+/* What the seccomp filter denies (caps/sandbox_filter.h), for the plan. */
+static const char *seccomp_text(const struct pipeline *pl)
+{
+	return pl->cfg.allow_userns
+		       ? "denies AF_VSOCK and every address family but unix/inet/inet6/netlink; user namespaces ALLOWED (CLI_SANDBOX_ALLOW_USERNS=true)"
+		       : "denies AF_VSOCK and every address family but unix/inet/inet6/netlink; denies user namespaces (clone/unshare CLONE_NEWUSER, clone3)";
+}
+
 #define CAPS_TEXT "all: permitted, effective, inheritable and ambient emptied; bounding set emptied and securebits locked when CAP_SETPCAP is held; no_new_privs set"
 
 /* Values that came from the environment or argv are printed escaped, so a
@@ -99,9 +107,10 @@ void report_summary(const struct pipeline *pl, FILE *out)
 	char dests[512];
 
 	report_destinations(&pl->policy, dests, sizeof(dests));
-	fprintf(out, "configuration valid: profile=%s firewall=%s allow=[%s] user=%s uid=%u gid=%u command=",
+	fprintf(out, "configuration valid: profile=%s firewall=%s allow=[%s] user=%s uid=%u gid=%u userns=%s command=",
 		cs_profile_name(pl->cfg.profile), pl->policy.firewall ? "on" : "OFF",
-		dests, user_name(&pl->user), (unsigned)pl->user.uid, (unsigned)pl->user.gid);
+		dests, user_name(&pl->user), (unsigned)pl->user.uid, (unsigned)pl->user.gid,
+		pl->cfg.allow_userns ? "allowed" : "denied");
 	print_escaped(out, pl->command.argv[0]);
 	fputc('\n', out);
 }
@@ -157,6 +166,7 @@ int report_nft(const struct pipeline *pl, FILE *out)
 	fputs(" home=", out);
 	print_escaped(out, pl->user.home);
 	fputs("\n# capabilities to drop: " CAPS_TEXT "\n", out);
+	fprintf(out, "# seccomp filter (PID 1 and the command): %s\n", seccomp_text(pl));
 	fprintf(out, "# init: %s\n", pl->pid1 ?
 		"stays PID 1: runs the command as its child, forwards signals, reaps zombies, exits with its status" :
 		"not PID 1: execs the command directly");
@@ -236,15 +246,16 @@ int report_json(const struct pipeline *pl, FILE *out)
 		json_decref(ruleset);
 		ruleset = render_json(&pl->ruleset);
 	}
-	root = json_pack("{s:s, s:b, s:s, s:o, s:o, s:{s:s, s:i, s:i, s:o, s:s}, s:s, s:{s:s, s:o, s:o}, s:s}",
+	root = json_pack("{s:s, s:b, s:s, s:o, s:o, s:{s:s, s:i, s:i, s:o, s:o}, s:s, s:{s:s, s:b}, s:{s:s, s:o, s:o}, s:s}",
 			 "profile", cs_profile_name(pl->cfg.profile),
 			 "firewall", pl->policy.firewall,
 			 "ruleset_sha256", pl->digest,
 			 "destinations", dests,
 			 "ruleset", ruleset ? ruleset : json_null(),
 			 "user", "name", json_string_value(uname) ? json_string_value(uname) : "", "uid", (json_int_t)pl->user.uid,
-			 "gid", (json_int_t)pl->user.gid, "groups", groups, "home", pl->user.home,
+			 "gid", (json_int_t)pl->user.gid, "groups", groups, "home", json_text(pl->user.home),
 			 "capabilities_dropped", CAPS_TEXT,
+			 "seccomp", "denies", seccomp_text(pl), "user_namespaces", pl->cfg.allow_userns,
 			 "exec", "mode", pl->pid1 ? "init (PID 1)" : "exec", "argv", argv, "env_added", env,
 			 "table", pl->ruleset.table);
 	json_decref(uname);

@@ -1,16 +1,21 @@
 #include "entrypoint/supervisor.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/resident.h"
+#include "caps/drop.h"
+#include "caps/sandbox_filter.h"
 #include "entrypoint/command.h"
 
 /* Signals the init passes on to the command.  What a terminal generates
@@ -102,21 +107,16 @@ static void take_terminal(void)
  * ignored, and the command must still die of a forwarded ^C), and with the
  * signal mask the init was started with.  Other dispositions pass through
  * exec unchanged, as they would without the init. */
-static void run_child(char *const argv[], char *const envp[])
+static void restore_signals(void)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	struct cs_error err;
 
-	(void)setpgid(0, 0);  /* the parent does it too, whoever runs first */
-	take_terminal();
 	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
 		sigaction(forwarded[i], &dfl, NULL);
 	sigaction(SIGTTIN, &dfl, NULL);
 	sigaction(SIGTTOU, &dfl, NULL);
 	sigaction(SIGCHLD, &dfl, NULL);
 	sigprocmask(SIG_SETMASK, &original_mask, NULL);
-	command_exec(argv, envp, &err);
-	_exit(cs_print_error(&err));
 }
 
 static int exit_status(int st)
@@ -245,38 +245,142 @@ static int supervise(int sfd, pid_t child)
 	return status;
 }
 
-int supervisor_run(char *const argv[], char *const envp[])
+/* PID 1's end of the start pipe: one byte once PID 1 has shed its
+ * privileges and installed its filter, EOF if it could not. */
+static int go_fd = -1;
+
+pid_t supervisor_fork(struct cs_error *err)
 {
-	struct cs_error err;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, dfl = { .sa_handler = SIG_DFL };
-	sigset_t set;
+	int go[2];
 	pid_t child;
-	int sfd;
 
 	if (!prepared)
 		supervisor_prepare_signals();
+	if (pipe2(go, O_CLOEXEC) != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "cannot create the init's start pipe (%s); the command is not started", strerror(errno));
+	/* Background terminal access must never stop the init (nor the child's
+	 * tcsetpgrp); SIGCHLD must not be inherited as ignored, or the kernel
+	 * would reap the command's status away from us. */
+	sigaction(SIGTTIN, &ign, NULL);
+	sigaction(SIGTTOU, &ign, NULL);
+	sigaction(SIGCHLD, &dfl, NULL);
+	fflush(NULL);  /* nothing buffered may be written twice */
+	child = fork();
+	if (child < 0) {
+		close(go[0]);
+		close(go[1]);
+		return cs_fail(err, CS_EXIT_OSERR, "cannot fork the command (%s); the command is not started", strerror(errno));
+	}
+	if (child == 0) {
+		char byte;
+		ssize_t n;
+
+		close(go[1]);
+		(void)setpgid(0, 0);  /* the parent does it too, whoever runs first */
+		take_terminal();
+		/* PID 1 drops first: the child goes on (its own drop, filter,
+		 * exec) only after PID 1 shed its privileges, and exits at once,
+		 * silently, when PID 1 could not (PID 1 says why).  So there is
+		 * one error line whichever side fails. */
+		do
+			n = read(go[0], &byte, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			_exit(CS_EXIT_OSERR);
+		close(go[0]);
+		return 0;
+	}
+	close(go[0]);
+	go_fd = go[1];
+	/* Also here, so a signal forwarded before the child ran finds its group. */
+	(void)setpgid(child, child);
+	return child;
+}
+
+/* PID 1's own identity: the user's uid, so that it may signal the command
+ * and whatever the command leaves behind, but a gid the command does not
+ * have and no supplementary group.  prlimit() needs the caller's uid and
+ * gid to match all of the target's, so the command cannot change PID 1's
+ * limits (a lowered RLIMIT_CPU let the kernel kill it); the non-dumpable
+ * flag already refuses ptrace and /proc/1/{mem,environ,fd}.  The gid is
+ * nogroup's, 65534, mapped in every usual user namespace, or the next
+ * lower one the user does not have. */
+static void own_identity(const struct cs_user *user, struct cs_user *sup)
+{
+	gid_t g = 65534;
+
+	memset(sup, 0, sizeof(*sup));
+	sup->uid = user->uid;
+	snprintf(sup->home, sizeof(sup->home), "/");
+	for (bool taken = true; taken && g > 1; ) {
+		taken = g == user->gid;
+		for (size_t i = 0; i < user->n_groups && !taken; i++)
+			taken = user->groups[i] == g;
+		if (taken)
+			g--;
+	}
+	sup->gid = g;
+}
+
+int supervisor_run(pid_t child, const struct cs_user *user, bool allow_userns)
+{
+	struct cs_error err;
+	struct cs_user sup;
+	struct drop_result dropped;
+	sigset_t set;
+	int sfd;
+
+	own_identity(user, &sup);
+	/* Unprivileged from the start (nothing to switch): PID 1 keeps the
+	 * identity it was given, and only the flags and the filter apply. */
+	if (privileges_none()) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
+			cs_fail(&err, CS_EXIT_OSERR, "PID 1 cannot set no_new_privs or clear its dumpable flag (%s); the command is not started", strerror(errno));
+			goto abort;
+		}
+		sup.uid = getuid();
+		sup.gid = getgid();
+	} else if (privileges_drop(&sup, &dropped, &err)) {
+		struct cs_error why = err;
+
+		cs_fail(&err, why.status, "PID 1 (uid %u, gid %u) could not shed its privileges: %s",
+			(unsigned)sup.uid, (unsigned)sup.gid, why.msg);
+		goto abort;
+	}
+	if (sandbox_filter_install(allow_userns, &err)) {
+		struct cs_error why = err;
+
+		cs_fail(&err, why.status, "PID 1: %s", why.msg);
+		goto abort;
+	}
 	supervised_set(&set);
 	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) {
 		cs_fail(&err, CS_EXIT_OSERR, "cannot create the init's signalfd (%s); the command is not started", strerror(errno));
-		return cs_print_error(&err);
+		goto abort;
 	}
-	/* Background terminal access must never stop the init; SIGCHLD must not
-	 * be inherited as ignored, or the kernel would reap the command's status
-	 * away from us. */
-	sigaction(SIGTTIN, &ign, NULL);
-	sigaction(SIGTTOU, &ign, NULL);
-	sigaction(SIGCHLD, &dfl, NULL);
-	child = fork();
-	if (child < 0) {
-		cs_fail(&err, CS_EXIT_OSERR, "cannot fork the command (%s); the command is not started", strerror(errno));
-		return cs_print_error(&err);
-	}
-	if (child == 0)
-		run_child(argv, envp);
-	/* Also here, so a signal forwarded before the child ran finds its group.
-	 * EACCES (the child already exec'd) and ESRCH are harmless. */
-	(void)setpgid(child, child);
+	/* The command's process may go on now.  If it is gone already (killed
+	 * from outside), the write fails with EPIPE and the loop reaps it. */
+	sigaction(SIGPIPE, &(struct sigaction){ .sa_handler = SIG_IGN }, NULL);
+	if (write(go_fd, "", 1) != 1 && errno != EPIPE)
+		cs_warn("cannot release the command's process (%s); it stops without running the command", strerror(errno));
+	close(go_fd);
+	go_fd = -1;
 	resident_shrink();  /* from here on PID 1 only supervises */
 	return supervise(sfd, child);
+abort:
+	/* The child waits for our byte: closing the pipe without one makes it
+	 * exit (71) before it does anything. */
+	close(go_fd);
+	go_fd = -1;
+	while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+		;
+	return cs_print_error(&err);
+}
+
+int supervisor_child_exec(char *const argv[], char *const envp[], struct cs_error *err)
+{
+	restore_signals();
+	return command_exec(argv, envp, err);
 }

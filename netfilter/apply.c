@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "netfilter/nl_query.h"
+#include "netfilter/conntrack_flush.h"
 #include "netfilter/nl_transport.h"
 #include "netfilter/readback.h"
 #include "netfilter/render_netlink.h"
@@ -112,7 +113,7 @@ static bool has_log(const struct nf_ruleset *rs)
  * ruleset without its log rules is tried once more.  Those rules decide
  * nothing, so every verdict is the same; only the logging is lost, and the
  * warning says so.  When that fails too, its error is the start's. */
-int firewall_apply(const struct nf_ruleset *rs, struct cs_error *err)
+static int apply_with_fallback(const struct nf_ruleset *rs, struct cs_error *err)
 {
 	struct cs_error first;
 	struct nf_ruleset plain;
@@ -134,4 +135,11 @@ int firewall_apply(const struct nf_ruleset *rs, struct cs_error *err)
 			"with the same verdicts: refusals are not logged, and the ruleset differs from --dry-run's by those rules",
 			first.msg);
 	return rc;
+}
+
+int firewall_apply(const struct nf_ruleset *rs, struct cs_error *err)
+{
+	/* Only once the ruleset is in: a flow from before the firewall must
+	 * not live on as "established" behind it (conntrack_flush.h). */
+	return apply_with_fallback(rs, err) ? -1 : conntrack_flush(err);
 }

@@ -10,9 +10,11 @@
 #include "base/status.h"
 #include "netfilter/model.h"
 
-/* Replaces any earlier copy of the table with rs in one transaction and
- * verifies the result; on failure err->status is CS_EXIT_OSERR.  When the
- * table does not exist yet the batch only creates (it deletes nothing). */
+/* Replaces any earlier copy of the table with rs in one transaction,
+ * verifies the result, then flushes the namespace's conntrack table so that
+ * no earlier flow survives as "established"; on failure err->status is
+ * CS_EXIT_OSERR.  When the table does not exist yet the batch only creates
+ * (it deletes nothing). */
 int firewall_apply(const struct nf_ruleset *rs, struct cs_error *err);
 
 /* The same on an open socket, given what was seen before: whether the table

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/trusted_path.h"
 #include "profiles/allow.h"
 #include "profiles/lookup.h"
 #include "profiles/netinfo.h"
@@ -145,7 +146,7 @@ static int resolve_names(struct build *b)
 	b->answers = calloc(b->n_names, sizeof(*b->answers));
 	if (!b->answers)
 		return oom(b);
-	if (lookup_all(b->env->resolve, b->env->resolve_ctx, b->names, b->n_names,
+	if (lookup_all(b->env->resolve, b->env->resolve_ctx, &b->env->isolation, b->names, b->n_names,
 		       LOOKUP_TIMEOUT_MS, b->answers, b->err))
 		return -1;
 	for (size_t i = 0; i < b->n_names; i++) {
@@ -165,6 +166,12 @@ static int resolve_names(struct build *b)
 		for (size_t k = 0; k < r->n; k++) {
 			const char *why = ipv4_forbidden_destination(r->addrs[k]);
 
+			if (why && b->cfg->has_url && strcmp(b->names[i], b->cfg->url.host) == 0)
+				/* The gateway is what the CLI talks to: a poisoned answer
+				 * for it is an attack or a broken resolver, never a
+				 * detail to drop. */
+				return cs_fail(b->err, CS_EXIT_CONFIG, "the model gateway %s (TASK_AGENT_MODEL_BASE_URL) resolves to %s, in %s, which is never allowed; fix its DNS record or use the gateway's address",
+					       b->names[i], ipv4_to_string(r->addrs[k], a), why);
 			if (why) {
 				cs_warn("%s (%s) resolves to %s, in %s, which is never allowed; that address is ignored",
 					b->names[i], b->name_origin[i], ipv4_to_string(r->addrs[k], a), why);
@@ -252,8 +259,12 @@ static int load_file(struct build *b, const struct profile_ranges *src, const ch
 {
 	char path[PATH_MAX + PROFILE_FILE_MAX];
 	const char *lists[PROFILE_MAX_LISTS];
+	int rc;
 
 	data_path(b, file, path, sizeof(path));
+	rc = trusted_path_check(path, TRUSTED_FILE, b->env->trusted_uid, b->err);
+	if (rc)
+		return rc;  /* 1: missing, warned by the caller; -1: not root's */
 	for (size_t i = 0; i < src->n_lists; i++)
 		lists[i] = src->lists[i];
 	if (src->format == PROFILE_RANGES_GITHUB_META)
@@ -401,6 +412,20 @@ static int host_network(struct build *b)
 	return 0;
 }
 
+/* The profile directory decides what the firewall opens: it, and the
+ * override read from it, must be root's alone (base/trusted_path.h).  A
+ * missing directory or override is no trust problem: the files are then
+ * missing, as warned.  Each range file is checked as it is read. */
+static int trusted_inputs(struct build *b)
+{
+	char path[PATH_MAX + PROFILE_FILE_MAX];
+
+	if (trusted_path_check(b->cfg->profile_dir, TRUSTED_DIR, b->env->trusted_uid, b->err) < 0)
+		return -1;
+	data_path(b, PROFILE_OVERRIDE_FILE, path, sizeof(path));
+	return trusted_path_check(path, TRUSTED_FILE, b->env->trusted_uid, b->err) < 0 ? -1 : 0;
+}
+
 static int build(struct build *b)
 {
 	int n;
@@ -411,7 +436,7 @@ static int build(struct build *b)
 		b->p->firewall = false;  /* programs nothing: no file read, no name resolved */
 		return 0;
 	}
-	if (profile_load(b->cfg->profile_dir, &b->prof, b->err) || select_sections(b))
+	if (trusted_inputs(b) || profile_load(b->cfg->profile_dir, &b->prof, b->err) || select_sections(b))
 		return -1;
 	n = resolv_conf_nameservers(b->env->resolv_conf, b->p->resolvers, POLICY_MAX_RESOLVERS, b->err);
 	if (n < 0)

@@ -12,10 +12,14 @@
 
 /* One answer, written with one write(): smaller than PIPE_BUF, so atomic. */
 struct record {
-	uint32_t index;
+	uint32_t index;                     /* ISOLATION_FAILED: why[] says why */
 	uint32_t n;
-	uint32_t addrs[LOOKUP_MAX_ADDRS];
+	union {
+		uint32_t addrs[LOOKUP_MAX_ADDRS];
+		char why[LOOKUP_MAX_ADDRS * sizeof(uint32_t)];
+	};
 };
+#define ISOLATION_FAILED UINT32_MAX
 
 static int64_t now_ms(void)
 {
@@ -25,25 +29,46 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void child(int fd, lookup_fn fn, void *ctx, const char *const *names, size_t n)
+static void write_record(int fd, const struct record *r)
 {
+	ssize_t w;
+
+	do
+		w = write(fd, r, sizeof(*r));
+	while (w < 0 && errno == EINTR);
+	if (w != (ssize_t)sizeof(*r))
+		_exit(1);
+}
+
+/* glibc parses answers from the network here, so the child first sheds
+ * every privilege (iso); if it cannot, it resolves nothing and says why. */
+static void child(int fd, lookup_fn fn, void *ctx, const struct lookup_isolation *iso,
+		  const char *const *names, size_t n)
+{
+	if (iso && iso->fn) {
+		struct cs_error e = { 0 };
+
+		if (iso->fn(iso->ctx, &e) != 0) {
+			struct record r = { .index = ISOLATION_FAILED };
+
+			snprintf(r.why, sizeof(r.why), "%.*s", (int)sizeof(r.why) - 1, e.msg);
+			write_record(fd, &r);
+			_exit(CS_EXIT_OSERR);
+		}
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct record r = { .index = (uint32_t)i };
 		size_t got = fn(names[i], r.addrs, LOOKUP_MAX_ADDRS, ctx);
-		ssize_t w;
 
 		r.n = (uint32_t)(got > LOOKUP_MAX_ADDRS ? LOOKUP_MAX_ADDRS : got);
-		do
-			w = write(fd, &r, sizeof(r));
-		while (w < 0 && errno == EINTR);
-		if (w != (ssize_t)sizeof(r))
-			_exit(1);
+		write_record(fd, &r);
 	}
 	_exit(0);
 }
 
 /* Reads records until all n are in, the pipe closes or the deadline passes. */
-static void collect(int fd, size_t n, int64_t deadline, struct lookup_result *results)
+static void collect(int fd, size_t n, int64_t deadline, struct lookup_result *results,
+		    char *why, size_t why_len)
 {
 	union {
 		struct record r;
@@ -73,6 +98,10 @@ static void collect(int fd, size_t n, int64_t deadline, struct lookup_result *re
 		if (have < sizeof(buf))
 			continue;
 		have = 0;
+		if (buf.r.index == ISOLATION_FAILED) {
+			snprintf(why, why_len, "%.*s", (int)sizeof(buf.r.why), buf.r.why);
+			return;
+		}
 		if (buf.r.index < n && buf.r.n <= LOOKUP_MAX_ADDRS && !results[buf.r.index].answered) {
 			struct lookup_result *res = &results[buf.r.index];
 
@@ -84,10 +113,12 @@ static void collect(int fd, size_t n, int64_t deadline, struct lookup_result *re
 	}
 }
 
-int lookup_all(lookup_fn fn, void *ctx, const char *const *names, size_t n,
-	       unsigned timeout_ms, struct lookup_result *results, struct cs_error *err)
+int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso,
+	       const char *const *names, size_t n, unsigned timeout_ms,
+	       struct lookup_result *results, struct cs_error *err)
 {
 	int64_t deadline = now_ms() + timeout_ms;
+	char why[sizeof(((struct record *)0)->why) + 1] = "";
 	int fds[2], status;
 	pid_t pid;
 
@@ -105,13 +136,15 @@ int lookup_all(lookup_fn fn, void *ctx, const char *const *names, size_t n,
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		child(fds[1], fn, ctx, names, n);
+		child(fds[1], fn, ctx, iso, names, n);
 	}
 	close(fds[1]);
-	collect(fds[0], n, deadline, results);
+	collect(fds[0], n, deadline, results, why, sizeof(why));
 	close(fds[0]);
 	kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	if (why[0])
+		return cs_fail(err, CS_EXIT_OSERR, "the name resolver process could not shed its privileges (%s); the command is not started", why);
 	return 0;
 }

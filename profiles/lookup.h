@@ -20,15 +20,26 @@
 
 typedef size_t (*lookup_fn)(const char *name, uint32_t *addrs, size_t max, void *ctx);
 
+/* Run first in the resolver child, before any name is resolved: it drops
+ * every privilege (the init passes caps/ privileges_isolate), because glibc
+ * parses DNS answers from the network in that process.  0, or -1 with err:
+ * then nothing is resolved and lookup_all() fails (71). */
+struct lookup_isolation {
+	int (*fn)(void *ctx, struct cs_error *err);
+	void *ctx;
+};
+
 struct lookup_result {
 	bool answered;                  /* false: the deadline passed first */
 	size_t n;                       /* 0: the name does not resolve */
 	uint32_t addrs[LOOKUP_MAX_ADDRS];
 };
 
-/* Resolves names[0..n) with fn, all within timeout_ms.  0, or -1 with err
- * (71) when the resolver process cannot be started. */
-int lookup_all(lookup_fn fn, void *ctx, const char *const *names, size_t n,
-	       unsigned timeout_ms, struct lookup_result *results, struct cs_error *err);
+/* Resolves names[0..n) with fn in a child isolated by iso (NULL: as is),
+ * all within timeout_ms.  0, or -1 with err (71) when the resolver process
+ * cannot be started or cannot be isolated. */
+int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso,
+	       const char *const *names, size_t n, unsigned timeout_ms,
+	       struct lookup_result *results, struct cs_error *err);
 
 #endif

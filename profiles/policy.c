@@ -37,7 +37,8 @@ int policy_add_dest(struct policy *p, uint8_t l4proto, uint16_t port,
 	d->ranges = malloc((n ? n : 1) * sizeof(*ranges));
 	if (!d->ranges)
 		return -1;
-	memcpy(d->ranges, ranges, n * sizeof(*ranges));
+	if (n)  /* an empty list may come as NULL, which memcpy must never see */
+		memcpy(d->ranges, ranges, n * sizeof(*ranges));
 	d->n_ranges = n;
 	snprintf(d->origin, sizeof(d->origin), "%s", origin);
 	p->n_dests++;

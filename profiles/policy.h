@@ -10,10 +10,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "base/config.h"
 #include "base/ipv4.h"
 #include "base/status.h"
+#include "profiles/lookup.h"
 
 #define POLICY_ORIGIN_MAX 160
 #define POLICY_MAX_RESOLVERS 8
@@ -46,6 +48,13 @@ struct policy_env {
 	 * it does not resolve.  NULL: names are not resolved (--check). */
 	size_t (*resolve)(const char *name, uint32_t *addrs, size_t max, void *ctx);
 	void *resolve_ctx;
+	/* How the resolver child sheds its privileges before it resolves
+	 * (lookup.h); the init's drops to the sandbox user. */
+	struct lookup_isolation isolation;
+	/* Besides root, the owner accepted for CLI_SANDBOX_PROFILE_DIR and its
+	 * files (base/trusted_path.h).  The init leaves it 0 (root only); unit
+	 * tests that build profile directories as themselves pass getuid(). */
+	uid_t trusted_uid;
 	const char *resolv_conf;   /* path of resolv.conf */
 	const char *route_table;   /* path of /proc/net/route */
 	/* The command about to run, as given (e.g. "claude" or

@@ -1,9 +1,12 @@
 #!/bin/sh
 # codex's nested sandbox, decided by the init after the drop: a stand-in
 # "codex" (a script that prints its argv) run through the real init as an
-# unprivileged uid.  On this host unprivileged user namespaces work, so the
-# probe passes: managed gets workspace-write (and approval_policy never),
-# interactive keeps codex's own default; the operator's -s skips the probe.
+# unprivileged uid.  The init's seccomp filter denies user namespaces by
+# default, so the probe fails there and codex gets danger-full-access (with
+# the EPERM as evidence); with CLI_SANDBOX_ALLOW_USERNS=true, and on this host
+# where unprivileged user namespaces work, the probe passes: managed gets
+# workspace-write (and approval_policy never), interactive keeps codex's own
+# default; the operator's -s skips the probe.
 # Root only (the drop needs it); the managed run uses a throwaway netns.
 #
 # usage: codex_probe.sh PATH-TO-cli-sandbox-init
@@ -42,7 +45,14 @@ run() {  # run NAME IN-NS PROFILE-ENV... -- ARGS...
 	sed "s/^/# $name: /" "$T/$name.err"
 }
 
-run managed "ip netns exec $NS" TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:8080 -- exec hi
+# The default filter: no user namespace, so no nested sandbox.
+run default "ip netns exec $NS" TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:8080 -- exec hi
+ok "default filter: codex ran (exit $(cat "$T/default.rc"))" [ "$(cat "$T/default.rc")" = 0 ]
+ok "default filter: the probe failed and chose danger-full-access" grep -qx 'sandbox_mode="danger-full-access"' "$T/default.out"
+ok "default filter: the start line has the decision and the refusal" \
+	grep -q 'codex sandbox: danger-full-access (user-namespace probe failed: .*Operation not permitted' "$T/default.err"
+
+run managed "ip netns exec $NS" TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:8080 CLI_SANDBOX_ALLOW_USERNS=true -- exec hi
 ok "managed: codex ran (exit $(cat "$T/managed.rc"))" [ "$(cat "$T/managed.rc")" = 0 ]
 ok "managed: approval_policy never" grep -qx 'approval_policy="never"' "$T/managed.out"
 ok "managed: the probe passed and chose workspace-write" grep -qx 'sandbox_mode="workspace-write"' "$T/managed.out"
@@ -50,7 +60,7 @@ ok "managed: the start line has the decision and its evidence" \
 	grep -q 'codex sandbox: workspace-write (user-namespace probe passed: user+mount+pid+net+ipc' "$T/managed.err"
 ok "managed: no placeholder reaches codex" sh -c "! grep -q 'decided at start' '$T/managed.out'"
 
-run inter "" CLI_SANDBOX_EGRESS_PROFILE=interactive SKIP_EGRESS_FIREWALL=true -- exec hi
+run inter "" CLI_SANDBOX_EGRESS_PROFILE=interactive SKIP_EGRESS_FIREWALL=true CLI_SANDBOX_ALLOW_USERNS=true -- exec hi
 ok "interactive: codex ran (exit $(cat "$T/inter.rc"))" [ "$(cat "$T/inter.rc")" = 0 ]
 ok "interactive: no approval policy, no sandbox argument (codex's own default)" \
 	sh -c "! grep -Eq 'approval_policy|sandbox_mode' '$T/inter.out'"

@@ -239,6 +239,48 @@ static void test_too_many_groups(void)
 	CHECK(u.n_groups == CS_MAX_GROUPS, "n_groups %zu", u.n_groups);
 }
 
+/* Issue 11, finding 5: the red team's overlong passwd line.  Its first
+ * 4,095 bytes filled the old fixed buffer, and the tail, "node:x:4242:...",
+ * was parsed as a record of its own, ahead of the real node. */
+static void test_overlong_lines(void)
+{
+	char forged_passwd[8192], *big_group;
+	size_t pad, len;
+	struct cs_user u;
+	struct cs_error err;
+	static const char head[] = "evil:x:1666:1666:";
+	static const char tail[] = "node:x:4242:4242::/forged:/bin/sh\n";
+
+	pad = 4095 - strlen(head);
+	memcpy(forged_passwd, head, strlen(head));
+	memset(forged_passwd + strlen(head), 'A', pad);
+	len = strlen(head) + pad;
+	len += (size_t)snprintf(forged_passwd + len, sizeof(forged_passwd) - len, "%s%s", tail,
+				"node:x:1000:1000::/home/node:/bin/sh\n");
+	CHECK(len < sizeof(forged_passwd), "fixture fits");
+	write_file(passwd_path, forged_passwd);
+	CHECK(resolve("node", NULL, 0, &u, &err) == 0, "node resolves: %s", err.msg);
+	CHECK(u.uid == 1000 && u.gid == 1000, "node is uid %u gid %u, not the forged 4242", (unsigned)u.uid, (unsigned)u.gid);
+	CHECK(strcmp(u.home, "/home/node") == 0, "home is %s, not /forged", u.home);
+	CHECK(resolve("4242", NULL, 0, &u, &err) == -1, "no record has uid 4242");
+
+	/* A group whose member list passes 64 KiB still counts the user. */
+	write_file(passwd_path, passwd);
+	big_group = malloc(200000);
+	CHECK(big_group != NULL, "malloc");
+	if (!big_group)
+		return;
+	len = (size_t)snprintf(big_group, 200000, "big:x:4000:");
+	for (int i = 0; len < 70000; i++)
+		len += (size_t)snprintf(big_group + len, 200000 - len, "member%05d,", i);
+	len += (size_t)snprintf(big_group + len, 200000 - len, "alice\nsmall:x:4001:alice\n");
+	write_file(group_path, big_group);
+	free(big_group);
+	CHECK(resolve("alice", NULL, 0, &u, &err) == 0, "alice: %s", err.msg);
+	CHECK_GROUPS(u, 1001, 4000, 4001);
+	write_file(group_path, group);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -262,6 +304,7 @@ int main(void)
 	test_no_group_file();
 	test_missing_passwd();
 	test_too_many_groups();
+	test_overlong_lines();
 
 	unlink(passwd_path);
 	unlink(group_path);

@@ -145,13 +145,17 @@ timeout 60 podman run --rm $RUNARGS --network "ns:/run/netns/$NS_SBX" --dns 192.
 ok "podman baseline without the firewall: 198.51.100.2:8080 answers" grep -qx tcp-ok "$WORK/baseline"
 ok "podman baseline without the firewall: peer.test resolves" grep -qx dns-ok "$WORK/baseline"
 
+# The init's seccomp filter denies user namespaces unless the operator opts
+# in; the podman half opts in, so codex's probe meets podman's default
+# seccomp, which allows them (tests/caps/codex_probe.sh covers the default).
+PODMAN_USERNS="-e CLI_SANDBOX_ALLOW_USERNS=true"
 podman_run() {  # podman_run LABEL CLI CAPS
 	d="$WORK/$1"
 	mkdir -p "$d/ws"
 	chown 1000:1000 "$d/ws"
 	: >"$WORK/gateway.log"
 	# shellcheck disable=SC2086,SC2046 # option lists split on purpose
-	timeout "$RUN_TIMEOUT" podman run --rm $RUNARGS --network "ns:/run/netns/$NS_SBX" --dns 192.0.2.1 $3 ${ENGINE_EXTRA:-} \
+	timeout "$RUN_TIMEOUT" podman run --rm $RUNARGS --network "ns:/run/netns/$NS_SBX" --dns 192.0.2.1 $3 $PODMAN_USERNS ${ENGINE_EXTRA:-} \
 		-v "$d/ws:/workspace" -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:8080 \
 		-e ANTHROPIC_API_KEY=sk-ant-test-not-a-key -e OPENAI_API_KEY=sk-test-not-a-key \
 		"$IMAGE" $(cli_args "$2") "$PROMPT" </dev/null >"$d/out" 2>"$d/err"
@@ -165,7 +169,7 @@ for cli in claude codex pi; do
 	podman_run "podman-minimal-$cli" "$cli" "$MINIMAL"
 	podman_run "podman-dockerset-$cli" "$cli" "$PODMAN_DOCKER_SET"
 done
-ok "podman (default seccomp): the probe chose workspace-write for codex" \
+ok "podman (default seccomp, CLI_SANDBOX_ALLOW_USERNS=true): the probe chose workspace-write for codex" \
 	grep -q 'codex sandbox: workspace-write (user-namespace probe passed' "$WORK/podman-minimal-codex/err"
 # Interactive: codex keeps its own approvals and, the probe passing, its own
 # default sandbox (read-only for exec): the command still runs.

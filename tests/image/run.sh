@@ -134,7 +134,9 @@ ctr=$(podman create --network none "$IMAGE" 2>/dev/null) &&
 	podman cp "$ctr:/usr/local/sbin/cli-sandbox-init" "$WORK/init" >/dev/null 2>&1
 [ -n "${ctr:-}" ] && podman rm "$ctr" >/dev/null 2>&1
 ldd "$WORK/init" >"$WORK/ldd" 2>&1
-ok "the init is a static executable" grep -q 'not a dynamic executable' "$WORK/ldd"
+# static-pie: ldd says "statically linked" (a plain static binary: "not a dynamic executable")
+ok "the init is a static executable" grep -Eq 'not a dynamic executable|statically linked' "$WORK/ldd"
+ok "the init is static-pie with full RELRO" sh -c "readelf -dW '$WORK/init' | grep -q 'FLAGS_1.*NOW.*PIE' && readelf -lW '$WORK/init' | grep -q GNU_RELRO"
 
 in_image 'export HOME=/tmp; claude --version; codex --version; pi --version 2>&1' >"$WORK/versions" 2>&1
 note <"$WORK/versions"

@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 	size_t gh = n * 6 / 10, goog = n * 3 / 10, cloud = n - gh - goog;
 	char dir[] = "/tmp/cs-bench-XXXXXX", envdir[64], cmd[64];
 	char *envp[] = { "CLI_SANDBOX_EGRESS_PROFILE=interactive", envdir, NULL };
-	struct policy_env env = { .resolve = fake_resolve, .resolv_conf = FIXTURES "/resolv.conf.docker",
+	struct policy_env env = { .resolve = fake_resolve, .trusted_uid = getuid(), .resolv_conf = FIXTURES "/resolv.conf.docker",
 				  .route_table = FIXTURES "/route.docker", .command = "claude" };
 	struct cs_config cfg;
 	struct cs_error err = { 0 };

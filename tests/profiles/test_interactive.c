@@ -26,6 +26,8 @@ static const struct {
 	{ "model.test", { A(198, 51, 100, 40) }, 1 },
 	{ "extra.test", { A(198, 51, 100, 50) }, 1 },
 	{ "api.test", { A(192, 0, 2, 80) }, 1 },
+	{ "metadata.test", { A(198, 51, 100, 60), A(169, 254, 169, 254) }, 2 },
+	{ "loopback.test", { A(127, 0, 0, 1) }, 1 },
 };
 
 static size_t fake_resolve(const char *name, uint32_t *addrs, size_t max, void *ctx)
@@ -81,7 +83,8 @@ static struct policy_env env_for(const char *command)
 	return (struct policy_env){ .resolve = fake_resolve,
 				    .resolv_conf = FIXTURES "/resolv.conf.docker",
 				    .route_table = FIXTURES "/route.docker",
-				    .command = command };
+				    .command = command,
+				    .trusted_uid = getuid() };  /* the test's own directories */
 }
 
 /* Builds the policy for an environment given as "NAME=VALUE" strings. */
@@ -247,6 +250,30 @@ static void test_check_mode(void)
 	copy_fixture("goog.json");
 }
 
+/* Issue 11, finding 8: a gateway name that resolves to a forbidden
+ * destination stops the start (78, naming the name and the address); the
+ * profile's and the user's names keep warning and dropping. */
+static void test_poisoned_gateway(void)
+{
+	char *meta[] = { "CLI_SANDBOX_EGRESS_PROFILE=interactive", env_dir,
+			 "TASK_AGENT_MODEL_BASE_URL=http://metadata.test:8080", NULL };
+	char *loop[] = { "CLI_SANDBOX_EGRESS_PROFILE=interactive", env_dir,
+			 "TASK_AGENT_MODEL_BASE_URL=https://loopback.test", NULL };
+	char *allow[] = { "CLI_SANDBOX_EGRESS_PROFILE=interactive", env_dir,
+			  "CLI_SANDBOX_ALLOW=metadata.test", NULL };
+	struct policy_env env = env_for("claude");
+	struct policy p;
+	struct cs_error err;
+
+	CHECK(build(meta, &env, &p, &err) == -1 && err.status == 78 && strstr(err.msg, "metadata.test") &&
+	      strstr(err.msg, "169.254.169.254"), "DNS result containing the metadata IP was accepted: %s", err.msg);
+	CHECK(build(loop, &env, &p, &err) == -1 && err.status == 78 && strstr(err.msg, "127.0.0.1"),
+	      "a gateway name resolving to loopback was accepted: %s", err.msg);
+	CHECK(build(allow, &env, &p, &err) == 0, "CLI_SANDBOX_ALLOW names still warn and drop: %s", err.msg);
+	if (err.status == 0)
+		policy_free(&p);
+}
+
 static void test_skip(void)
 {
 	char *envp[] = { "CLI_SANDBOX_EGRESS_PROFILE=interactive", "SKIP_EGRESS_FIREWALL=true",
@@ -362,6 +389,7 @@ int main(void)
 	test_which_cli();
 	test_check_mode();
 	test_skip();
+	test_poisoned_gateway();
 	test_files();
 	test_override();
 	{

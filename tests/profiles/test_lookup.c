@@ -54,7 +54,7 @@ int main(void)
 	const char *names[] = { "api.test", "none.test", "many.test", "slow.test" };
 	double t0;
 
-	CHECK(lookup_all(fake, NULL, names, 3, 5000, r, &err) == 0, "%s", err.msg);
+	CHECK(lookup_all(fake, NULL, NULL, names, 3, 5000, r, &err) == 0, "%s", err.msg);
 	CHECK(r[0].answered && r[0].n == 2 && r[0].addrs[0] == A(192, 0, 2, 10) && r[0].addrs[1] == A(192, 0, 2, 11), "api.test");
 	CHECK(r[1].answered && r[1].n == 0, "none.test answered, no address");
 	CHECK(r[2].answered && r[2].n == LOOKUP_MAX_ADDRS && r[2].addrs[LOOKUP_MAX_ADDRS - 1] == A(198, 51, 100, 31),
@@ -63,7 +63,7 @@ int main(void)
 
 	/* a resolver that hangs: the total time is bounded, the earlier answers stay */
 	t0 = now();
-	CHECK(lookup_all(fake, NULL, names, 4, 300, r, &err) == 0, "%s", err.msg);
+	CHECK(lookup_all(fake, NULL, NULL, names, 4, 300, r, &err) == 0, "%s", err.msg);
 	CHECK(now() - t0 < 2.0, "deadline kept: %.2f s", now() - t0);
 	CHECK(r[0].answered && r[0].n == 2 && r[2].answered && !r[3].answered, "slow.test cut off");
 	CHECK(no_children(), "slow resolver killed and reaped");
@@ -72,11 +72,11 @@ int main(void)
 	const char *crash[] = { "api.test", "crash.test", "none.test" };
 
 	t0 = now();
-	CHECK(lookup_all(fake, NULL, crash, 3, 5000, r, &err) == 0, "%s", err.msg);
+	CHECK(lookup_all(fake, NULL, NULL, crash, 3, 5000, r, &err) == 0, "%s", err.msg);
 	CHECK(now() - t0 < 2.0, "a crash ends the wait: %.2f s", now() - t0);
 	CHECK(r[0].answered && !r[1].answered && !r[2].answered, "crash");
 	CHECK(no_children(), "crashed resolver reaped");
 
-	CHECK(lookup_all(fake, NULL, names, 0, 5000, r, &err) == 0 && no_children(), "no names: no process");
+	CHECK(lookup_all(fake, NULL, NULL, names, 0, 5000, r, &err) == 0 && no_children(), "no names: no process");
 	return check_done("profiles/lookup");
 }

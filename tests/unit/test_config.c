@@ -66,6 +66,14 @@ static const struct env_case cases[] = {
 	{ { URL, "CLI_SANDBOX_PROFILE_DIR=/opt/profiles" }, true, "dir /opt/profiles" },
 	{ { URL, "CLI_SANDBOX_PROFILE_DIR=relative/dir" }, false, "not an absolute path" },
 	{ { URL, "CLI_SANDBOX_PROFILE_DIR=" }, false, "not an absolute path" },
+	/* CLI_SANDBOX_ALLOW_USERNS: both profiles, exact lower case */
+	{ { URL, "CLI_SANDBOX_ALLOW_USERNS=true" }, true, "userns" },
+	{ { "CLI_SANDBOX_EGRESS_PROFILE=interactive", "CLI_SANDBOX_ALLOW_USERNS=true" }, true, "userns" },
+	{ { URL, "CLI_SANDBOX_ALLOW_USERNS=false" }, true, "no userns" },
+	{ { URL }, true, "no userns" },
+	{ { URL, "CLI_SANDBOX_ALLOW_USERNS=TRUE" }, false, "CLI_SANDBOX_ALLOW_USERNS='TRUE' is not valid" },
+	{ { URL, "CLI_SANDBOX_ALLOW_USERNS=1" }, false, "CLI_SANDBOX_ALLOW_USERNS='1' is not valid" },
+	{ { URL, "CLI_SANDBOX_ALLOW_USERNS=" }, false, "CLI_SANDBOX_ALLOW_USERNS='' is not valid" },
 	/* unknown variables of ours are typos */
 	{ { URL, "CLI_SANDBOX_EGRES_PROFILE=interactive" }, false, "unknown variable CLI_SANDBOX_EGRES_PROFILE" },
 	{ { URL, "CLI_SANDBOX_USERS=alice" }, false, "unknown variable CLI_SANDBOX_USERS" },
@@ -96,6 +104,10 @@ static bool property(const struct cs_config *c, const char *key)
 		return !c->user.by_name && c->user.uid == 1000 && c->user.has_gid && c->user.gid == 1001;
 	if (strcmp(key, "allow") == 0)
 		return c->has_allow && strcmp(c->allow, "example.org:443") == 0;
+	if (strcmp(key, "userns") == 0)
+		return c->allow_userns;
+	if (strcmp(key, "no userns") == 0)
+		return !c->allow_userns;
 	if (strcmp(key, "dir /opt/profiles") == 0)
 		return strcmp(c->profile_dir, "/opt/profiles") == 0;
 	return false;

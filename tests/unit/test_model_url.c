@@ -89,6 +89,8 @@ static const struct url_case cases[] = {
 	{ "http://[2001:db8::1]:8080", false, "IPv6" },
 	{ "http://2001:db8::1", false, "IPv6" },
 	{ "http://[::ffff:192.0.2.10]", false, "IPv6" },
+	{ "http://192.0.2.1:8080:9090/", false, "more than one ':port'" },
+	{ "http://gw.example:8080:9090", false, "more than one ':port'" },
 	{ "http://api.example.com", false, "DNS name" },
 	{ "http://localhost:8080", false, "DNS name" },
 	{ "http://gateway", false, "DNS name" },

@@ -1,0 +1,157 @@
+/* The seccomp filter that binds PID 1 and the command: see sandbox_filter.h
+ * and docs/privileges.md for what it denies and why. */
+#include "caps/sandbox_filter.h"
+
+#include <errno.h>
+#include <linux/netlink.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+
+/* Where clone(2) takes its flags: the first argument everywhere but s390,
+ * where the first two are swapped. */
+#if defined(__s390__) || defined(__s390x__)
+#define CLONE_FLAGS_ARG 1
+#else
+#define CLONE_FLAGS_ARG 0
+#endif
+
+/* The kernel reads these arguments as int: compare the low 32 bits only, so
+ * that garbage in the upper half of the register cannot slip past a rule. */
+#define LOW32 0xffffffffull
+
+/* The only address families the sandbox uses: local sockets, IPv4, IPv6
+ * (what nftables filters) and netlink for the routing and interface
+ * queries that glibc's getaddrinfo, getifaddrs and node make. */
+static const int allowed_families[] = { AF_UNIX, AF_INET, AF_INET6, AF_NETLINK };
+/* Families are small integers (AF_MAX is 46 in Linux 6.x); every other one
+ * up to this bound is denied, and the kernel itself refuses larger ones. */
+#define FAMILY_LIMIT 64
+
+/* Netlink protocols left open: ROUTE (addresses, routes, interfaces:
+ * getaddrinfo's AI_ADDRCONFIG, getifaddrs, node's os.networkInterfaces,
+ * iproute2), SOCK_DIAG (ss) and KOBJECT_UEVENT (device events).  The others
+ * (NETFILTER, XFRM, GENERIC, AUDIT, ...) reach kernel code the command never
+ * needs; NETFILTER and XFRM would be its way to nf_tables and IPsec state
+ * inside a user namespace of its own, where it holds CAP_NET_ADMIN. */
+static const int allowed_netlink[] = { NETLINK_ROUTE, NETLINK_SOCK_DIAG, NETLINK_KOBJECT_UEVENT };
+#define NETLINK_LIMIT 32  /* MAX_LINKS: the kernel refuses larger protocol numbers */
+
+static bool listed(const int *list, size_t n, int v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == v)
+			return true;
+	return false;
+}
+
+static int deny_families(scmp_filter_ctx ctx)
+{
+	int rc = 0;
+
+	for (int f = 0; f < FAMILY_LIMIT && rc == 0; f++) {
+		if (listed(allowed_families, sizeof(allowed_families) / sizeof(allowed_families[0]), f))
+			continue;
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, LOW32, (scmp_datum_t)f));
+		if (rc == 0)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketpair), 1,
+					      SCMP_A0(SCMP_CMP_MASKED_EQ, LOW32, (scmp_datum_t)f));
+	}
+	for (int p = 0; p < NETLINK_LIMIT && rc == 0; p++) {
+		if (listed(allowed_netlink, sizeof(allowed_netlink) / sizeof(allowed_netlink[0]), p))
+			continue;
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPROTONOSUPPORT), SCMP_SYS(socket), 2,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, LOW32, AF_NETLINK),
+				      SCMP_A2(SCMP_CMP_MASKED_EQ, LOW32, (scmp_datum_t)p));
+	}
+	return rc;
+}
+
+/* User namespaces: clone and unshare with CLONE_NEWUSER get EPERM, as under
+ * Docker's default profile.  clone3 passes its flags in a struct that a
+ * filter cannot read, so it gets ENOSYS: glibc (pthread_create, posix_spawn),
+ * Go and Rust then fall back to clone, which the rule above judges. */
+static int deny_user_namespaces(scmp_filter_ctx ctx)
+{
+	int rc;
+
+	rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+			      SCMP_CMP(CLONE_FLAGS_ARG, SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unshare), 1,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+	return rc;
+}
+
+/* Kernel interfaces with a record of privilege-escalation bugs that no CLI
+ * uses, which Docker's and podman's default profiles deny as well; here
+ * they stay denied where the runtime has no profile (Kubernetes
+ * Unconfined).  io_uring gets ENOSYS, so libuv and others fall back to
+ * plain system calls; the kernel keyring is not namespaced at all. */
+static int deny_kernel_interfaces(scmp_filter_ctx ctx)
+{
+	static const struct { const char *name; int err; } calls[] = {
+		{ "io_uring_setup", ENOSYS }, { "io_uring_enter", ENOSYS }, { "io_uring_register", ENOSYS },
+		{ "userfaultfd", EPERM }, { "bpf", EPERM }, { "perf_event_open", EPERM },
+		{ "keyctl", EPERM }, { "add_key", EPERM }, { "request_key", EPERM },
+	};
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]) && rc == 0; i++) {
+		int nr = seccomp_syscall_resolve_name(calls[i].name);
+
+		if (nr == __NR_SCMP_ERROR)
+			continue;  /* not a system call of this architecture */
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(calls[i].err), nr, 0);
+	}
+	return rc;
+}
+
+int sandbox_filter_install(bool allow_userns, struct cs_error *err)
+{
+	scmp_filter_ctx ctx;
+	int rc, e;
+
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0 && errno == EINVAL) {
+		cs_warn("THIS KERNEL HAS NO SECCOMP: the command runs WITHOUT the sandbox's system-call filter "
+			"(AF_VSOCK sockets and user namespaces stay available to it); use a kernel with CONFIG_SECCOMP_FILTER");
+		return 0;
+	}
+	/* Anything else, any architecture but ours (i386 and x32 system calls
+	 * on x86_64 included), kills the process: a filter that a 32-bit
+	 * entry point could bypass would be no filter. */
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx)
+		return cs_fail(err, CS_EXIT_OSERR, "cannot build the seccomp filter (out of memory); the command is not started");
+	rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+	if (rc != 0)  /* libseccomp could not probe the kernel (seccomp(2) refused?): kill the thread */
+		rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL);
+	if (rc == 0)
+		rc = deny_families(ctx);
+	if (rc == 0 && !allow_userns)
+		rc = deny_user_namespaces(ctx);
+	if (rc == 0)
+		rc = deny_kernel_interfaces(ctx);
+	if (rc != 0) {
+		seccomp_release(ctx);
+		return cs_fail(err, CS_EXIT_OSERR, "cannot build the seccomp filter (libseccomp: %s); the command is not started",
+			       strerror(-rc));
+	}
+	errno = 0;
+	rc = seccomp_load(ctx);
+	/* libseccomp reports a kernel refusal as ECANCELED; the system call's
+	 * own errno says more. */
+	e = errno ? errno : -rc;
+	seccomp_release(ctx);
+	if (rc != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "installing the seccomp filter failed (%s); the command is not started, "
+			       "check for a runtime seccomp or LSM policy that blocks seccomp(2) or prctl(PR_SET_SECCOMP)",
+			       strerror(e));
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* The seccomp filter: what the sandbox never needs, denied to PID 1 and to
+ * the command.
+ *
+ *  - socket()/socketpair() of any address family but AF_UNIX, AF_INET,
+ *    AF_INET6 and AF_NETLINK: EAFNOSUPPORT.  AF_VSOCK above all: nftables
+ *    does not filter it, and on VM runtimes (Kata, Firecracker) a host
+ *    vsock listener would be a way out.  AF_PACKET, AF_ALG, AF_KEY,
+ *    AF_BLUETOOTH, AF_TIPC, AF_RDS, ... are kernel code the CLIs never use.
+ *  - netlink protocols but ROUTE, SOCK_DIAG and KOBJECT_UEVENT:
+ *    EPROTONOSUPPORT.
+ *  - unless allow_userns (CLI_SANDBOX_ALLOW_USERNS=true): user namespaces,
+ *    i.e. clone/unshare with CLONE_NEWUSER (EPERM), and clone3 (ENOSYS, so
+ *    libc falls back to clone).  A user namespace gives its creator every
+ *    capability inside it and reaches nf_tables and other kernel code with a
+ *    record of privilege-escalation bugs.  The opt-in re-enables what needs
+ *    them: codex's per-command sandbox (bubblewrap), rootless containers.
+ *  - io_uring (ENOSYS), userfaultfd, bpf, perf_event_open and the kernel
+ *    keyring (EPERM), as the engines' default profiles do.
+ *  - system calls of another architecture (i386, x32): the process is killed.
+ * Everything else is allowed: the runtime's own profile, if any, still
+ * applies on top.  See docs/privileges.md. */
+#ifndef CLI_SANDBOX_SANDBOX_FILTER_H
+#define CLI_SANDBOX_SANDBOX_FILTER_H
+
+#include <stdbool.h>
+
+#include "base/status.h"
+
+/* Installs the filter in the calling process, which must have set
+ * no_new_privs (the privilege drop does); every process it forks and execs
+ * inherits it.  0, or -1 with err (71): the command must not start.  On a
+ * kernel without seccomp at all (PR_GET_SECCOMP says EINVAL) it warns loudly
+ * and returns 0. */
+int sandbox_filter_install(bool allow_userns, struct cs_error *err);
+
+#endif

@@ -1,0 +1,61 @@
+/* caps_last_cap() (issue 11, finding 6): only EINVAL ends the capability
+ * list.  A seccomp filter in a child makes PR_CAPBSET_READ fail with EPERM
+ * from capability 5 on, as a runtime's policy might; the old probe took that
+ * for the end of the list and reported 4, so the drop checked only
+ * capabilities 0-4 of the bounding set.  No privileges needed. */
+#include <errno.h>
+#include <linux/capability.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "caps/verify.h"
+#include "check.h"
+
+/* In a child: the value and errno caps_last_cap() gives under the filter. */
+static int under_filter(unsigned long from, int *got, int *got_errno)
+{
+	int fds[2], st, res[2] = { 0, 0 };
+	pid_t pid;
+
+	if (pipe(fds) != 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+
+		close(fds[0]);
+		if (!ctx || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+		    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 2,
+				     SCMP_A0(SCMP_CMP_EQ, PR_CAPBSET_READ, 0), SCMP_A1(SCMP_CMP_GE, from, 0)) != 0 ||
+		    seccomp_load(ctx) != 0)
+			_exit(2);
+		res[0] = caps_last_cap();
+		res[1] = errno;
+		_exit(write(fds[1], res, sizeof(res)) == (ssize_t)sizeof(res) ? 0 : 3);
+	}
+	close(fds[1]);
+	if (pid < 0 || read(fds[0], res, sizeof(res)) != (ssize_t)sizeof(res)) {
+		close(fds[0]);
+		return -1;
+	}
+	close(fds[0]);
+	waitpid(pid, &st, 0);
+	*got = res[0];
+	*got_errno = res[1];
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	int last, e;
+
+	CHECK(caps_last_cap() >= CAP_SETPCAP, "without a filter the list reaches CAP_SETPCAP (%d)", caps_last_cap());
+	CHECK(under_filter(5, &last, &e) == 0, "the filtered child ran");
+	CHECK(last == -1 && e == EPERM, "EPERM from capability 5 is an error, not the end (got %d, errno %d)", last, e);
+	CHECK(under_filter(0, &last, &e) == 0, "the filtered child ran");
+	CHECK(last == -1 && e == EPERM, "EPERM on capability 0 is an error (got %d, errno %d)", last, e);
+	return check_done("test_last_cap");
+}

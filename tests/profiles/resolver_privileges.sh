@@ -1,0 +1,118 @@
+#!/bin/sh
+# The resolver child is unprivileged (issue 11, finding 1).  An interactive
+# start resolves names in a forked child while glibc parses answers from the
+# network; that child must have dropped to the sandbox user with no
+# capability, no supplementary group and no_new_privs before it resolves.
+# The namespace's only nameserver swallows queries and never answers, so the
+# child sits in getaddrinfo while the test reads its /proc status.  Before
+# the fix it ran as uid 0 with every capability the init had.  Root only.
+#
+# usage: resolver_privileges.sh PATH-TO-cli-sandbox-init
+set -u
+INIT=$1
+. "$(cd "$(dirname "$0")/.." && pwd)/lib/tap.sh"
+if [ "$(id -u)" != 0 ]; then echo "skip: needs root"; exit 77; fi
+for tool in ip unshare /usr/bin/python3 timeout; do
+	command -v $tool > /dev/null || { echo "skip: needs $tool"; exit 77; }
+done
+
+T=$(mktemp -d /tmp/cs-resolver.XXXXXX) || exit 1
+NS=cs-res-$$
+BH=''
+INITPID=''
+cleanup() {
+	[ -n "$INITPID" ] && kill "$INITPID" 2> /dev/null
+	[ -n "$BH" ] && kill "$BH" 2> /dev/null
+	wait 2> /dev/null
+	ip netns delete "$NS" 2> /dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+chmod 755 "$T"
+U=$(t_free_id 54321)
+
+ip netns add "$NS" || { echo "not ok - ip netns add"; exit 1; }
+ip -n "$NS" link set lo up
+ip -n "$NS" addr add 192.0.2.53/32 dev lo
+# The black hole: reads every query, answers none (for at most 30 s).
+cat > "$T/blackhole.py" <<'EOS'
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("192.0.2.53", 53))
+s.settimeout(1)
+print("ready", flush=True)
+end = time.monotonic() + 30
+while time.monotonic() < end:
+    try:
+        data, peer = s.recvfrom(512)
+        print("query", len(data), flush=True)
+    except socket.timeout:
+        pass
+EOS
+ip netns exec "$NS" /usr/bin/python3 "$T/blackhole.py" > "$T/bh.log" 2>&1 &
+BH=$!
+i=0
+while ! grep -q ready "$T/bh.log" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+printf 'nameserver 192.0.2.53\noptions timeout:5 attempts:1\n' > "$T/resolv.conf"
+chmod 644 "$T/resolv.conf" "$T/blackhole.py"
+
+# The init, interactive, as a real start would resolve; --dry-run so that
+# nothing else happens.  unshare --mount without --fork and sh's exec keep
+# the init at the pid that $! names.
+ip netns exec "$NS" unshare --mount --propagation private \
+	sh -c 'mount --bind "$0" /etc/resolv.conf && exec "$@"' "$T/resolv.conf" \
+	env -i PATH=/usr/local/bin:/usr/bin:/bin ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} \
+	CLI_SANDBOX_EGRESS_PROFILE=interactive CLI_SANDBOX_USER="$U:$U" CLI_SANDBOX_ALLOW=slow.test:443 \
+	CLI_SANDBOX_PROFILE_DIR="$T/no-profiles" "$INIT" --dry-run -- true > "$T/out" 2> "$T/err" &
+INITPID=$!
+
+# Wait (up to 4 s) for the child to be sending queries, then read it.
+child=
+i=0
+while [ $i -lt 80 ]; do
+	child=$(cat /proc/"$INITPID"/task/*/children 2> /dev/null | awk '{ print $1 }')
+	[ -n "$child" ] && grep -q query "$T/bh.log" && break
+	sleep 0.05
+	i=$((i + 1))
+done
+ok "the init forked a resolver child that sent a query" sh -c "[ -n '$child' ] && grep -q query '$T/bh.log'"
+cp /proc/"$child"/status "$T/child.status" 2> /dev/null
+field() { sed -n "s/^$1:[[:space:]]*//p" "$T/child.status" | tr -s '\t ' '  ' | sed 's/ *$//'; }
+sed -n '/^\(Name\|Uid\|Gid\|Groups\|Cap...\|NoNewPrivs\|Seccomp\):/s/^/# child: /p' "$T/child.status"
+ok "the resolver runs as the sandbox user (uid $U, real/effective/saved/fs)" [ "$(field Uid)" = "$U $U $U $U" ]
+ok "the resolver runs as the sandbox group (gid $U)" [ "$(field Gid)" = "$U $U $U $U" ]
+ok "the resolver has no supplementary group" [ -z "$(field Groups)" ]
+for set in CapInh CapPrm CapEff CapAmb; do
+	ok "the resolver's $set is empty" [ "$(field $set)" = 0000000000000000 ]
+done
+ok "the resolver has no_new_privs" [ "$(field NoNewPrivs)" = 1 ]
+
+# The start itself goes on: the name did not resolve, a warning says so.
+wait "$INITPID"
+rc=$?
+INITPID=
+sed 's/^/# init: /' "$T/err"
+ok "the dry-run still completes (exit 0, got $rc)" [ "$rc" = 0 ]
+ok "the unanswered name is a warning" grep -q 'slow.test.*did not resolve' "$T/err"
+# Fail closed: a root start that cannot switch uid resolves nothing (71,
+# one line); an unprivileged dry-run resolves as the user it runs as.
+kill "$BH" 2> /dev/null
+wait "$BH" 2> /dev/null
+BH=
+dry() {  # dry NAME PREFIX...: a dry-run resolving one name, in the namespace
+	name=$1
+	shift
+	ip netns exec "$NS" "$@" env -i PATH=/usr/local/bin:/usr/bin:/bin ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} \
+		CLI_SANDBOX_EGRESS_PROFILE=interactive CLI_SANDBOX_USER="$U:$U" CLI_SANDBOX_ALLOW=slow.test:443 \
+		CLI_SANDBOX_PROFILE_DIR="$T/no-profiles" "$INIT" --dry-run -- claude > "$T/$name.out" 2> "$T/$name.err"
+	echo $? > "$T/$name.rc"
+	grep 'error:' "$T/$name.err" | sed "s/^/# $name: /"
+}
+dry nosetuid setpriv --inh-caps=-all --bounding-set=-setuid,-setgid
+ok "root without CAP_SETUID: the resolver refuses to run (71)" [ "$(cat "$T/nosetuid.rc")" = 71 ]
+ok "root without CAP_SETUID: one error line about the resolver" \
+	sh -c "[ \"\$(grep -c 'error:' '$T/nosetuid.err')\" = 1 ] && grep -q 'error:.*resolver' '$T/nosetuid.err'"
+dry unprivileged setpriv --reuid "$U" --regid "$U" --clear-groups
+ok "unprivileged dry-run: still completes (exit 0)" [ "$(cat "$T/unprivileged.rc")" = 0 ]
+t_done
