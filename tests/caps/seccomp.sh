@@ -49,6 +49,8 @@ sock("netlink_netfilter", socket.AF_NETLINK, socket.SOCK_RAW, 12)
 sock("vsock", 40, socket.SOCK_STREAM)
 sock("packet", 17, socket.SOCK_DGRAM)
 sock("alg", 38, socket.SOCK_SEQPACKET)
+sock("key", 15, socket.SOCK_RAW, 2)  # AF_KEY, PF_KEY_V2: a family below AF_NETLINK
+sock("netlink_xfrm", socket.AF_NETLINK, socket.SOCK_RAW, 6)
 # socket(AF_VSOCK) with garbage in the upper half of the register: the
 # kernel reads an int, so the filter must compare 32 bits only.
 raw("socket_vsock_highbits", 41, (1 << 32) | 40, 1, 0)
@@ -91,6 +93,8 @@ for how in direct pid1; do
 	ok "$how: AF_PACKET is refused (EAFNOSUPPORT)" [ "$(got "$how" packet)" = EAFNOSUPPORT ]
 	ok "$how: AF_ALG is refused (EAFNOSUPPORT)" [ "$(got "$how" alg)" = EAFNOSUPPORT ]
 	ok "$how: NETLINK_NETFILTER is refused (EPROTONOSUPPORT)" [ "$(got "$how" netlink_netfilter)" = EPROTONOSUPPORT ]
+	ok "$how: NETLINK_XFRM is refused (EPROTONOSUPPORT)" [ "$(got "$how" netlink_xfrm)" = EPROTONOSUPPORT ]
+	ok "$how: AF_KEY is refused (EAFNOSUPPORT)" [ "$(got "$how" key)" = EAFNOSUPPORT ]
 	ok "$how: unshare(CLONE_NEWUSER) is refused (EPERM)" [ "$(got "$how" unshare_user)" = EPERM ]
 	ok "$how: clone3 says ENOSYS, so libc falls back to clone" [ "$(got "$how" clone3)" = ENOSYS ]
 	ok "$how: fork still works" grep -qx 'fork ok' "$T/$how.out"
