@@ -22,17 +22,19 @@
 #define SKIP 77
 #define USER_ID 54321
 
-/* Child-side assertion: print and count, the exit status carries the count. */
+/* Child-side assertion: a scenario runs in a forked child, whose checks
+ * the parent cannot count; each failure becomes TAP diagnostics ("# "
+ * lines, flushed before the child's _exit) and the child's exit status
+ * carries the count, which the parent's CHECK_NAMED reports. */
 static int child_failures;
-#define EXPECT(cond, ...)                                                              \
-	do {                                                                           \
-		if (!(cond)) {                                                         \
-			child_failures++;                                              \
-			fprintf(stderr, "  child %s:%d: EXPECT(%s) failed: ", __FILE__, \
-				__LINE__, #cond);                                      \
-			fprintf(stderr, __VA_ARGS__);                                  \
-			fputc('\n', stderr);                                           \
-		}                                                                      \
+#define EXPECT(cond, ...)                                                      \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			child_failures++;                                      \
+			check_diag("child %s:%d: EXPECT(%s) failed:", __FILE__, \
+				   __LINE__, #cond);                           \
+			check_diag(__VA_ARGS__);                               \
+		}                                                              \
 	} while (0)
 
 struct status {
@@ -266,15 +268,14 @@ static int run(const char *name, int (*fn)(void))
 		perror("waitpid");
 		exit(2);
 	}
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "scenario %s failed (status %#x)", name, st);
-	printf("%s - %s\n", WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "ok" : "not ok", name);
+	CHECK_NAMED(name, WIFEXITED(st) && WEXITSTATUS(st) == 0, "scenario %s failed (status %#x)", name, st);
 	return 0;
 }
 
 int main(void)
 {
 	if (geteuid() != 0 || capng_have_capability(CAPNG_EFFECTIVE, CAP_SETPCAP) == 0) {
-		printf("skip: test_drop needs root with CAP_SETPCAP\n");
+		printf("1..0 # SKIP test_drop needs root with CAP_SETPCAP\n");
 		return SKIP;
 	}
 	CHECK(caps_last_cap() >= CAP_AUDIT_READ, "caps_last_cap() = %d", caps_last_cap());

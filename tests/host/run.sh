@@ -1,6 +1,6 @@
 #!/bin/sh
 # Tests for host/cli-sandbox, with fake `docker` and `podman` engines on PATH.
-# Prints one TAP-like line per check and ends with "N passed, N failed"; exits 1 on any failure.
+# Prints TAP (tests/lib/tap.sh): one line per check, then the plan; exits 1 on any failure.
 # Usage: sh tests/host/run.sh
 # Touches only a temporary directory of its own: HOME and CLI_SANDBOX_HOME point into it.
 set -u
@@ -17,12 +17,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-n=0 passed=0 failed=0
-pass() { n=$((n + 1)); passed=$((passed + 1)); printf 'ok %d - %s\n' "$n" "$1"; }
-fail() {
-	n=$((n + 1)); failed=$((failed + 1)); printf 'not ok %d - %s\n' "$n" "$1"
-	[ -z "${2:-}" ] || printf '%s\n' "$2" | sed 's/^/#   /'
-}
+# shellcheck disable=SC1091  # tests/lib/tap.sh: the shared TAP helper
+. "$repo/tests/lib/tap.sh"
+pass() { t_pass "$1"; }
+fail() { t_fail "$1" "${2:-}"; }
 # t DESCRIPTION COMMAND...: one check; passes when COMMAND succeeds.
 t() { _d=$1; shift; if "$@"; then pass "$_d"; else fail "$_d" "$(cat "$T/why" 2>/dev/null)"; fi; rm -f "$T/why"; }
 why() { printf '%s\n' "$*" >"$T/why"; }
@@ -585,5 +583,4 @@ for shell in dash bash-posix; do
 	SH_UNDER_TEST='sh'
 done
 
-printf '%d passed, %d failed\n' "$passed" "$failed"
-[ "$failed" -eq 0 ]
+t_done

@@ -1,23 +1,41 @@
-# TAP-style assertions shared by the shell tests; source it.
-#   ok DESCRIPTION COMMAND...   passes when COMMAND succeeds
-#   t_done                      prints "N passed, N failed"; fails if any failed
+# shellcheck shell=sh
+# The assertion helper of the shell tests, in TAP (as the C tests' check.h):
+# one "ok N - ..." or "not ok N - ..." line per check, "# ..." diagnostics,
+# and the plan line "1..N" at the end.  Source it.
+#   ok DESCRIPTION COMMAND...   one check: passes when COMMAND succeeds
+#   t_pass DESCRIPTION          records a passed check
+#   t_fail DESCRIPTION [WHY]    records a failed check; WHY becomes "# " lines
+#   t_note                      filter: prefixes every line of stdin with "# "
+#   t_done                      prints the plan and "# N passed, N failed";
+#                               fails if any check failed
 #   t_free_id START             the first uid/gid from START that no passwd or
 #                               group entry names
 T_PASS=0
 T_FAIL=0
+t_pass() {
+	T_PASS=$((T_PASS + 1))
+	echo "ok $((T_PASS + T_FAIL)) - $1"
+}
+t_fail() {
+	T_FAIL=$((T_FAIL + 1))
+	echo "not ok $((T_PASS + T_FAIL)) - $1"
+	[ -z "${2:-}" ] || printf '%s\n' "$2" | t_note
+}
+t_note() {
+	sed 's/^/# /'
+}
 ok() {
 	t_desc=$1
 	shift
 	if "$@"; then
-		T_PASS=$((T_PASS + 1))
-		echo "ok $((T_PASS + T_FAIL)) - $t_desc"
+		t_pass "$t_desc"
 	else
-		T_FAIL=$((T_FAIL + 1))
-		echo "not ok $((T_PASS + T_FAIL)) - $t_desc"
+		t_fail "$t_desc"
 	fi
 }
 t_done() {
-	echo "$T_PASS passed, $T_FAIL failed"
+	echo "1..$((T_PASS + T_FAIL))"
+	echo "# $T_PASS passed, $T_FAIL failed"
 	[ "$T_FAIL" -eq 0 ]
 }
 t_free_id() {

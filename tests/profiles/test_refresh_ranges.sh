@@ -10,13 +10,7 @@ SCRIPT="$HERE/../../scripts/refresh-ranges"
 FIX="$HERE/fixtures"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT INT TERM
-PASS=0
-FAIL=0
-ok() {
-	d=$1
-	shift
-	if "$@"; then PASS=$((PASS + 1)); echo "ok - $d"; else FAIL=$((FAIL + 1)); echo "not ok - $d"; fi
-}
+. "$HERE/../lib/tap.sh"
 
 # The stand-in: "curl ... -o FILE URL" copies $SERVE/<last URL component>,
 # or fails like curl --fail when it is absent.  It refuses anything else.
@@ -81,5 +75,4 @@ ok "failed download: goog.json unchanged too" cmp -s "$T/dir/goog.json" "$FIX/go
 sh "$SCRIPT" --bogus > /dev/null 2>&1
 ok "unknown option: exit 2" [ $? -eq 2 ]
 
-echo "$PASS passed, $FAIL failed"
-[ "$FAIL" -eq 0 ]
+t_done
