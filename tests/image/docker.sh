@@ -35,6 +35,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$ROOT/tests/dockerd.sh"
+. "$ROOT/tests/lib/tap.sh"
 IMAGE=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}
 PYIMAGE=${CLI_SANDBOX_PYTHON_IMAGE:-localhost/cli-sandbox-python:test}
 TAG=csd$$
@@ -48,8 +49,6 @@ KEYS="-e ANTHROPIC_API_KEY=sk-ant-test-not-a-key"
 
 WORK=$(mktemp -d /tmp/cli-sandbox-docker-test.XXXXXX)
 chmod 755 "$WORK"
-n=0
-failures=0
 cleanup() {
 	dockerd_stop
 	rm -rf "$WORK"
@@ -57,18 +56,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-ok() {  # ok DESCRIPTION COMMAND...
+ok() {  # ok DESCRIPTION COMMAND...: tests/lib/tap.sh's, COMMAND's output silenced
 	desc=$1
 	shift
-	n=$((n + 1))
-	if "$@" >/dev/null 2>&1; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-		failures=$((failures + 1))
-	fi
+	if "$@" >/dev/null 2>&1; then t_pass "$desc"; else t_fail "$desc"; fi
 }
-skip() { n=$((n + 1)); echo "ok $n - # skip $*"; }
+skip() { t_skip "$@"; }
 note() { sed 's/^/#   /'; }
 bail() { echo "Bail out! $*"; exit 1; }
 result() { awk -v c="$2" '$1 == c { print $2 }' "$1"; }
@@ -335,6 +328,4 @@ ok "host script --engine docker: claude exits 0 (got $(rc_of host))" [ "$(rc_of 
 ok "host script --engine docker: claude prints the gateway's reply" grep -qF "$REPLY" "$WORK/host.out"
 ok "host script --engine docker: the gateway saw POST /v1/messages" grep -q '^POST /v1/messages' "$WORK/host.gw"
 
-echo "1..$n"
-echo "$((n - failures)) passed, $failures failed"
-[ $failures -eq 0 ]
+t_done

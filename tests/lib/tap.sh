@@ -5,6 +5,7 @@
 #   ok DESCRIPTION COMMAND...   one check: passes when COMMAND succeeds
 #   t_pass DESCRIPTION          records a passed check
 #   t_fail DESCRIPTION [WHY]    records a failed check; WHY becomes "# " lines
+#   t_skip REASON               records a skipped check ("ok N - # skip REASON")
 #   t_note                      filter: prefixes every line of stdin with "# "
 #   t_done                      prints the plan and "# N passed, N failed";
 #                               fails if any check failed
@@ -20,6 +21,10 @@ t_fail() {
 	T_FAIL=$((T_FAIL + 1))
 	echo "not ok $((T_PASS + T_FAIL)) - $1"
 	[ -z "${2:-}" ] || printf '%s\n' "$2" | t_note
+}
+t_skip() {
+	T_PASS=$((T_PASS + 1))
+	echo "ok $((T_PASS + T_FAIL)) - # skip $*"
 }
 t_note() {
 	sed 's/^/# /'
