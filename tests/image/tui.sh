@@ -28,13 +28,10 @@ if ! type prun >/dev/null 2>&1; then
 	IMAGE=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}
 	WORK=$(mktemp -d /tmp/cli-sandbox-tui-test.XXXXXX)
 	chmod 755 "$WORK"
-	n=0
-	failures=0
-	ok() {
+	ok() {  # tests/lib/tap.sh's (via topology.sh), COMMAND's output silenced, as in run.sh
 		desc=$1
 		shift
-		n=$((n + 1))
-		if "$@" >/dev/null 2>&1; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; failures=$((failures + 1)); fi
+		if "$@" >/dev/null 2>&1; then t_pass "$desc"; else t_fail "$desc"; fi
 	}
 	note() { sed 's/^/#   /'; }
 	tui_standalone=1
@@ -220,7 +217,5 @@ else
 fi
 
 if [ "$tui_standalone" = 1 ]; then
-	echo "1..$n"
-	echo "$((n - failures)) passed, $failures failed"
-	[ "$failures" -eq 0 ]
+	t_done
 fi
