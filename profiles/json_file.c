@@ -75,8 +75,8 @@ int json_file_read(const char *path, size_t max_bytes, char **text, size_t *len,
 
 int json_file_load(const char *path, size_t max_bytes, json_t **out, struct cs_error *err)
 {
-	char *text;
-	size_t len;
+	char *text = NULL;
+	size_t len = 0;  /* set only on success; gcc -O3 cannot tell */
 	int rc = json_file_read(path, max_bytes, &text, &len, err);
 
 	*out = NULL;
