@@ -56,11 +56,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-ok() {  # ok DESCRIPTION COMMAND...: tests/lib/tap.sh's, COMMAND's output silenced
-	desc=$1
-	shift
-	if "$@" >/dev/null 2>&1; then t_pass "$desc"; else t_fail "$desc"; fi
-}
+# shellcheck disable=SC2034 # read by tests/lib/tap.sh's ok
+T_QUIET=1  # the checked commands' output is silenced
 skip() { t_skip "$@"; }
 note() { sed 's/^/#   /'; }
 bail() { echo "Bail out! $*"; exit 1; }

@@ -28,11 +28,8 @@ if ! type prun >/dev/null 2>&1; then
 	IMAGE=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}
 	WORK=$(mktemp -d /tmp/cli-sandbox-tui-test.XXXXXX)
 	chmod 755 "$WORK"
-	ok() {  # tests/lib/tap.sh's (via topology.sh), COMMAND's output silenced, as in run.sh
-		desc=$1
-		shift
-		if "$@" >/dev/null 2>&1; then t_pass "$desc"; else t_fail "$desc"; fi
-	}
+	# shellcheck disable=SC2034 # read by tests/lib/tap.sh's ok
+	T_QUIET=1  # the checked commands' output is silenced, as in run.sh
 	note() { sed 's/^/#   /'; }
 	tui_standalone=1
 	trap 'tui_cleanup; topo_down; rm -rf "$WORK"' EXIT

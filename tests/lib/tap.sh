@@ -3,6 +3,7 @@
 # one "ok N - ..." or "not ok N - ..." line per check, "# ..." diagnostics,
 # and the plan line "1..N" at the end.  Source it.
 #   ok DESCRIPTION COMMAND...   one check: passes when COMMAND succeeds
+#                               (its output silenced where T_QUIET=1)
 #   t_pass DESCRIPTION          records a passed check
 #   t_fail DESCRIPTION [WHY]    records a failed check; WHY becomes "# " lines
 #   t_skip REASON               records a skipped check ("ok N - # skip REASON")
@@ -29,14 +30,18 @@ t_skip() {
 t_note() {
 	sed 's/^/# /'
 }
+T_QUIET=${T_QUIET:-0}
 ok() {
 	t_desc=$1
 	shift
-	if "$@"; then
+	if t_run "$@"; then
 		t_pass "$t_desc"
 	else
 		t_fail "$t_desc"
 	fi
+}
+t_run() {  # COMMAND...: runs it, its output silenced where T_QUIET=1
+	if [ "$T_QUIET" = 1 ]; then "$@" >/dev/null 2>&1; else "$@"; fi
 }
 t_done() {
 	echo "1..$((T_PASS + T_FAIL))"
