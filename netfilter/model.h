@@ -105,6 +105,10 @@ struct nf_chain {
 	size_t n_rules, cap_rules;
 };
 
+/* The most elements a set holds: larger lists are split into several sets
+ * (ruleset_build.c says why). */
+#define NF_SET_MAX_ELEMS 4096
+
 /* A named set of IPv4 addresses with the interval flag.  Elements are sorted,
  * non-overlapping and non-adjacent (ruleset_add_set normalises them). */
 struct nf_set {

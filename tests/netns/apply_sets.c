@@ -59,8 +59,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t2 = now();
-	printf("ranges=%zu set_elements=%zu build_ms=%.1f netlink_apply_and_readback_ms=%.1f\n",
-	       n + 1, rs.n_sets ? rs.sets[0].n_elems : 0, (t1 - t0) * 1e3, (t2 - t1) * 1e3);
+	{
+		size_t elems = 0;
+
+		for (size_t i = 0; i < rs.n_sets; i++)
+			elems += rs.sets[i].n_elems;
+		printf("ranges=%zu sets=%zu set_elements=%zu build_ms=%.1f netlink_apply_and_readback_ms=%.1f\n",
+		       n + 1, rs.n_sets, elems, (t1 - t0) * 1e3, (t2 - t1) * 1e3);
+	}
 	ruleset_free(&rs);
 	policy_free(&p);
 	free(r);

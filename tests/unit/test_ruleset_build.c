@@ -1,6 +1,9 @@
 /* policy -> model: rule order and grouping, independent of any renderer. */
 #include "netfilter/render.h"
 #include "netfilter/ruleset_build.h"
+
+#include <stdlib.h>
+
 #include "check.h"
 #include "fixtures.h"
 
@@ -161,6 +164,53 @@ static void test_interactive_grouping(void)
 	policy_free(&p);
 }
 
+/* More than NF_SET_MAX_ELEMS ranges for one port: split into consecutive
+ * sets in address order, each with its own accept rule, nothing lost. */
+static void test_large_set_split(void)
+{
+	size_t n = 2 * NF_SET_MAX_ELEMS + 5, total = 0, rules = 0;
+	struct ipv4_range *r = calloc(n, sizeof(*r));
+	struct policy p;
+	struct nf_ruleset rs;
+	struct cs_error err;
+	const struct nf_chain *out;
+	uint32_t last = 0;
+	bool ordered = true;
+
+	CHECK(r != NULL, "alloc");
+	if (!r)
+		return;
+	for (size_t i = 0; i < n; i++)  /* disjoint, non-adjacent, given in reverse */
+		r[i].first = r[i].last = IP4(10, 0, 0, 0) + 2 * (uint32_t)(n - i);
+	policy_init(&p, CS_PROFILE_INTERACTIVE);
+	CHECK(policy_add_dest(&p, IPPROTO_TCP, 443, r, n, "big.json") == 0, "dest");
+	CHECK(ruleset_build(&p, &rs, &err) == 0, "build");
+	CHECK(rs.n_sets == 3, "3 sets for %zu ranges (%zu)", n, rs.n_sets);
+	for (size_t i = 0; i < rs.n_sets && rs.n_sets == 3; i++) {
+		const struct nf_set *s = &rs.sets[i];
+		const char *want[] = { "allow_tcp_443", "allow_tcp_443_2", "allow_tcp_443_3" };
+
+		CHECK(strcmp(s->name, want[i]) == 0, "set %zu is named %s (%s)", i, want[i], s->name);
+		CHECK(s->n_elems == (i < 2 ? (size_t)NF_SET_MAX_ELEMS : 5), "set %zu holds %zu", i, s->n_elems);
+		for (size_t k = 0; k < s->n_elems; k++) {
+			ordered = ordered && s->elems[k].first > last;
+			last = s->elems[k].last;
+		}
+		total += s->n_elems;
+	}
+	CHECK(total == n && ordered, "every range once, in ascending order across the sets");
+	out = chain(&rs, "output");
+	for (size_t i = 0; out && i < out->n_rules; i++)
+		if (out->rules[i].n_matches == 2 && out->rules[i].matches[0].kind == MATCH_IP_DADDR_SET &&
+		    out->rules[i].verdict == NF_VERDICT_ACCEPT && out->rules[i].matches[1].u.dport.port == 443 &&
+		    out->rules[i].matches[0].u.set_index == rules)
+			rules++;
+	CHECK(rules == 3, "one accept rule per set, in set order (%zu)", rules);
+	ruleset_free(&rs);
+	policy_free(&p);
+	free(r);
+}
+
 static void test_invariants(void)
 {
 	struct nf_ruleset rs;
@@ -194,6 +244,7 @@ int main(void)
 {
 	test_managed();
 	test_interactive_grouping();
+	test_large_set_split();
 	test_invariants();
 	return check_done("test_ruleset_build");
 }
