@@ -1,23 +1,38 @@
 #include "entrypoint/pipeline.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/sha256.h"
 #include "netfilter/render.h"
 
+/* The digest is of the nft text, streamed into SHA-256 as it is rendered:
+ * a 50,000-prefix ruleset is a megabyte of text that is never held whole. */
+static ssize_t feed_digest(void *cookie, const char *buf, size_t n)
+{
+	sha256_update(cookie, buf, n);
+	return (ssize_t)n;
+}
+
 int pipeline_digest(struct pipeline *pl, struct cs_error *err)
 {
-	char *text;
+	cookie_io_functions_t io = { .write = feed_digest };
+	struct sha256 sha;
+	FILE *f;
+	int rc;
 
 	pl->digest[0] = '\0';
 	if (!pl->policy.firewall)
 		return 0;
-	text = render_nft_string(&pl->ruleset);
-	if (!text)
+	sha256_init(&sha);
+	f = fopencookie(&sha, "w", io);
+	if (!f)
 		return cs_fail(err, CS_EXIT_OSERR, "out of memory computing the ruleset digest");
-	sha256_hex(text, strlen(text), pl->digest);
-	free(text);
+	rc = render_nft(&pl->ruleset, f);
+	if (fclose(f) != 0 || rc != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "out of memory computing the ruleset digest");
+	sha256_final_hex(&sha, pl->digest);
 	return 0;
 }
 

@@ -119,6 +119,34 @@ static void test_sha256(void)
 		memset(million, 'a', 1000000);
 		sha256_hex(million, 1000000, hex);
 		CHECK_STR(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+		/* fed in pieces of 1..127 bytes, across every block boundary */
+		{
+			struct sha256 st;
+			size_t off = 0, piece = 1;
+
+			sha256_init(&st);
+			for (; off < 1000000; off += piece, piece = piece % 127 + 1)
+				sha256_update(&st, million + off, off + piece > 1000000 ? 1000000 - off : piece);
+			sha256_final_hex(&st, hex);
+			CHECK_STR(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+		}
+		/* the padding's edges: one block or two (values from Python's hashlib) */
+		{
+			static const struct { size_t len; const char *hex; } edge[] = {
+				{ 55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318" },
+				{ 56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a" },
+				{ 63, "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34" },
+				{ 64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb" },
+				{ 119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb" },
+				{ 120, "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c" },
+				{ 121, "e9615320128cc7a3d6078e9af05603188e5ccbf0d07d8b735d3df5e8e0c1281f" },
+			};
+
+			for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+				sha256_hex(million, edge[i].len, hex);
+				CHECK_STR(hex, edge[i].hex);
+			}
+		}
 	}
 	free(million);
 }
