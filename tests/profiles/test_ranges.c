@@ -201,6 +201,59 @@ static void test_subtract_random(void)
 	CHECK(bad == 0, "%d mismatches against the bitmap", bad);
 }
 
+/* Large lists (the radix sort's path, 64 ranges and more): the result is
+ * what a plain qsort-and-merge gives, for ranges anywhere in the address
+ * space (every byte of the first address varies) and dense ones. */
+static int cmp_first_last(const void *x, const void *y)
+{
+	const struct ipv4_range *a = x, *b = y;
+
+	if (a->first != b->first)
+		return a->first < b->first ? -1 : 1;
+	return (a->last > b->last) - (a->last < b->last);
+}
+
+static void test_normalise_large(void)
+{
+	unsigned seed = 4242;
+	int bad = 0;
+
+	for (int round = 0; round < 40; round++) {
+		size_t n = 64 + (size_t)(rand_r(&seed) % 6000), m = 0;
+		struct range_list l = { 0 };
+		struct ipv4_range *ref = calloc(n, sizeof(*ref));
+
+		if (!ref)
+			abort();
+		for (size_t i = 0; i < n; i++) {
+			uint32_t f = round % 2 ? (uint32_t)rand_r(&seed) << 1 ^ (uint32_t)rand_r(&seed)  /* anywhere */
+					       : A(10, 0, 0, 0) + (uint32_t)(rand_r(&seed) % 20000);  /* dense */
+			uint32_t len = (uint32_t)(rand_r(&seed) % 300);
+			uint32_t l_ = f > UINT32_MAX - len ? UINT32_MAX : f + len;
+
+			range_list_add(&l, f, l_);
+			ref[i] = (struct ipv4_range){ f, l_ };
+		}
+		qsort(ref, n, sizeof(*ref), cmp_first_last);
+		for (size_t i = 1; i < n; i++) {
+			if (ref[m].last == UINT32_MAX || ref[i].first <= ref[m].last + 1) {
+				if (ref[i].last > ref[m].last)
+					ref[m].last = ref[i].last;
+			} else {
+				ref[++m] = ref[i];
+			}
+		}
+		m++;
+		range_list_normalise(&l);
+		bad += l.n != m;
+		for (size_t i = 0; i < l.n && l.n == m; i++)
+			bad += l.r[i].first != ref[i].first || l.r[i].last != ref[i].last;
+		range_list_free(&l);
+		free(ref);
+	}
+	CHECK(bad == 0, "large lists: %d mismatches against qsort and merge", bad);
+}
+
 static void test_prefix(void)
 {
 	static const struct {
@@ -424,6 +477,7 @@ int main(void)
 	test_normalise();
 	test_subtract();
 	test_subtract_random();
+	test_normalise_large();
 	test_prefix();
 	test_forbidden();
 	test_github_meta();
