@@ -3,6 +3,7 @@
 #ifndef CLI_SANDBOX_BASE_SHA256_H
 #define CLI_SANDBOX_BASE_SHA256_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,5 +19,9 @@ struct sha256 {
 void sha256_init(struct sha256 *s);
 void sha256_update(struct sha256 *s, const void *data, size_t len);
 void sha256_final_hex(struct sha256 *s, char hex[65]);
+
+/* Tests only: true keeps to the portable code, so both paths can be
+ * checked against the same vectors. */
+extern bool sha256_force_portable;
 
 #endif
