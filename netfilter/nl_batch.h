@@ -22,6 +22,7 @@ struct nl_batch {
 	char (*desc)[NL_BATCH_DESC_MAX];  /* desc[seq - first_seq]: what message seq carries */
 	size_t n_desc, cap_desc;
 	size_t bytes;                      /* every message together */
+	struct nlmsghdr *last;             /* the latest message but BEGIN: END's predecessor asks for the ACK */
 };
 
 /* An empty batch whose BEGIN message has sequence number first_seq; NULL
@@ -29,8 +30,7 @@ struct nl_batch {
 struct nl_batch *nl_batch_new(uint32_t first_seq);
 void nl_batch_free(struct nl_batch *b);
 
-/* The header of the next message (family inet, NLM_F_ACK added), written on
- * the current page; the caller adds the payload, then calls nl_batch_add. */
+/* The header of the next message (family inet), written on the current page; the caller adds the payload, then calls nl_batch_add. */
 struct nlmsghdr *nl_batch_next(struct nl_batch *b, uint16_t type, uint16_t flags);
 /* Records what the message just written carries and moves past it (onto a
  * fresh page when this one is full).  0, or -1 when memory runs out. */
@@ -49,7 +49,8 @@ const char *nl_batch_describe(const struct nl_batch *b, uint32_t seq);
  * included; stops at the first non-zero return and returns it. */
 int nl_batch_foreach(const struct nl_batch *b, int (*fn)(const struct nlmsghdr *nlh, void *ctx), void *ctx);
 
-/* Every message but BEGIN and END asks for an acknowledgement. */
+/* Successful acknowledgements a committed batch gets: one, for the last
+ * message before END (nl_batch_end asks for it); none for an empty batch. */
 size_t nl_batch_acks_expected(const struct nl_batch *b);
 
 #endif

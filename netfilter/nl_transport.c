@@ -140,8 +140,11 @@ int nl_send(struct mnl_socket *nl, const struct nl_batch *b, int *refused, struc
 			if (nlh->nlmsg_type != NLMSG_ERROR)
 				continue;
 			e = mnl_nlmsg_get_payload(nlh);
-			acked++;
-			if (e->error == 0 || acks_bad)
+			if (e->error == 0) {
+				acked++;
+				continue;
+			}
+			if (acks_bad)
 				continue;
 			ext_ack_message(nlh, detail, sizeof(detail));
 			nl_fail(err, -e->error, what ? what : "the batch", detail);
@@ -152,7 +155,7 @@ int nl_send(struct mnl_socket *nl, const struct nl_batch *b, int *refused, struc
 	free(buf);
 	if (acks_bad)
 		return -1;
-	/* Every message but BEGIN and END asked for an acknowledgement. */
+	/* No error, and the acknowledgement of the last message: committed. */
 	if (acked != nl_batch_acks_expected(b))
 		return cs_fail(err, CS_EXIT_OSERR, "the kernel acknowledged %zu of %zu firewall messages; cannot confirm the firewall, no command is started",
 			       acked, nl_batch_acks_expected(b));

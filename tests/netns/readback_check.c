@@ -9,10 +9,17 @@
  *   readback_check race CMD look, run CMD (which changes the ruleset), then
  *                           program with the stale view: prints how many
  *                           batches were sent
+ *   readback_check refuse   send the batch with one rule in its middle made
+ *                           invalid (an expression name that does not
+ *                           exist): prints that rule's description and the
+ *                           errno the transport reported; exit 1 as a start
+ *                           would
  *
  * The test ruleset is the interactive one with a small set (three ranges,
  * the first not at 0.0.0.0) on tcp/443: every kind of expression, a set
  * lookup, intervals. */
+#include <errno.h>
+#include <linux/netfilter/nf_tables.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +46,28 @@ static int build(struct policy *p, struct nf_ruleset *rs, struct cs_error *err)
 	       ruleset_build(p, rs, err);
 }
 
+/* The fourth rule of the batch gets an expression named "xyz" for "cmp". */
+struct spoil {
+	const struct nl_batch *b;
+	int rules;
+	char what[NL_BATCH_DESC_MAX];
+};
+
+static int spoil_one(const struct nlmsghdr *nlh, void *ctx)
+{
+	struct spoil *sp = ctx;
+	char *cmp;
+
+	if ((nlh->nlmsg_type & 0xff) != NFT_MSG_NEWRULE || ++sp->rules != 4)
+		return 0;
+	cmp = memmem(mnl_nlmsg_get_payload(nlh), mnl_nlmsg_get_payload_len(nlh), "cmp", 4);
+	if (!cmp)
+		return -1;
+	memcpy(cmp, "xyz", 3);  /* the pages are the tool's own: writable */
+	snprintf(sp->what, sizeof(sp->what), "%s", nl_batch_describe(sp->b, nlh->nlmsg_seq));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct cs_error err = { 0 };
@@ -60,6 +89,18 @@ int main(int argc, char **argv)
 	} else if (strcmp(argv[1], "verify") == 0 && (nl = nl_open(&err))) {
 		b = render_netlink(&rs, NL_TABLE_CREATE, 0, 1, &err);
 		rc = b && readback_verify(nl, &rs, b, &err) == 0 ? 0 : 1;
+		nl_batch_free(b);
+		mnl_socket_close(nl);
+	} else if (strcmp(argv[1], "refuse") == 0 && (nl = nl_open(&err))) {
+		struct spoil sp = { 0 };
+		int refused = 0;
+
+		b = render_netlink(&rs, NL_TABLE_CREATE, 0, 1, &err);
+		sp.b = b;
+		if (b && nl_batch_foreach(b, spoil_one, &sp) == 1) {
+			rc = nl_send(nl, b, &refused, &err) ? 1 : 0;
+			printf("spoilt: %s; refused: %d\n", sp.what, refused);
+		}
 		nl_batch_free(b);
 		mnl_socket_close(nl);
 	} else if (strcmp(argv[1], "race") == 0 && argc == 3 && (nl = nl_open(&err))) {

@@ -52,6 +52,19 @@ ok "any commit after the look (generation check): one retry ($out)" \
 	[ "$out" = "seen: table present; batches sent: 2" ]
 run nft delete table inet other
 
+# A message the kernel refuses in the middle of the batch (only the last
+# one asks for an acknowledgement): the start fails naming that rule, with
+# the kernel's errno, and nothing is committed.
+run nft delete table $T
+out=$(run "$TOOL" refuse 2> "$TOPO_DIR/refuse.err")
+ok "a refused rule mid-batch fails the start (status $?)" [ $? -ne 0 ]
+what=$(printf '%s' "$out" | sed -n 's/^spoilt: \(.*\); refused: .*/\1/p')
+ok "... with the kernel's errno (ENOENT: no such expression): $out" \
+	sh -c "printf '%s' '$out' | grep -q 'refused: $(python3 -c 'import errno; print(errno.ENOENT)')\$'"
+ok "... and its line names the refused rule ($what)" \
+	sh -c "[ -n '$what' ] && grep -qF '$what' '$TOPO_DIR/refuse.err'"
+ok "... and nothing was committed" sh -c "! ip netns exec '$NS' nft list table $T >/dev/null 2>&1"
+
 # The readback: identical first, then one difference at a time.
 run "$TOOL" apply
 ok "the readback accepts the table exactly as sent" run "$TOOL" verify
