@@ -124,6 +124,7 @@ ok "control: no filter of the init's (Seccomp_filters as this shell's)" \
 	[ "$(got control filters)" = "${BASE_FILTERS:-none}" ]
 
 for how in direct pid1 optin; do
+	# shellcheck disable=SC2086 # $PROBE is the command and its arguments
 	case $how in
 	optin) run optin pid1 CLI_SANDBOX_ALLOW_USERNS=true -- $PROBE ;;
 	*) run "$how" "$how" -- $PROBE ;;
@@ -153,6 +154,7 @@ for how in direct pid1 optin; do
 	done
 	if [ -n "$ABI" ] && [ "$(got control i386)" != n/a ]; then
 		for k in i386 x32 i386_thread; do
+			# shellcheck disable=SC2016 # the inner shell expands them
 			ok "$how: a $k system call kills the process (SIGSYS; without the filter: $(got control $k))" \
 				sh -c '[ "$1" = SIGSYS ] && [ "$2" != SIGSYS ]' - "$(got "$how" $k)" "$(got control $k)"
 		done
@@ -185,6 +187,7 @@ if setpriv --reuid "$U" --regid "$U" --clear-groups unshare --user true 2> /dev/
 else
 	echo "# the host refuses unprivileged user namespaces: opt-in cases skipped"
 fi
+# shellcheck disable=SC2086 # $PROBE is the command and its arguments
 run optfalse direct CLI_SANDBOX_ALLOW_USERNS=false -- $PROBE
 ok "CLI_SANDBOX_ALLOW_USERNS=false: user namespaces refused" [ "$(got optfalse unshare_user)" = EPERM ]
 
