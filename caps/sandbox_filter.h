@@ -18,13 +18,19 @@
  *    keyring (EPERM), as the engines' default profiles do.
  *  - system calls of another architecture (i386, x32): the process is killed.
  * Everything else is allowed: the runtime's own profile, if any, still
- * applies on top.  See docs/privileges.md. */
+ * applies on top.  See docs/privileges.md.
+ *
+ * The rules are written with libseccomp (sandbox_rules.c); the build turns
+ * them into the BPF programs this installs, so the init needs no libseccomp. */
 #ifndef CLI_SANDBOX_SANDBOX_FILTER_H
 #define CLI_SANDBOX_SANDBOX_FILTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "base/status.h"
+
+struct sock_filter;
 
 /* Installs the filter in the calling process, which must have set
  * no_new_privs (the privilege drop does); every process it forks and execs
@@ -32,5 +38,9 @@
  * kernel without seccomp at all (PR_GET_SECCOMP says EINVAL) it warns loudly
  * and returns 0. */
 int sandbox_filter_install(bool allow_userns, struct cs_error *err);
+
+/* The program that sandbox_filter_install() loads for this variant (for the
+ * tests): sets *insns, returns the number of instructions. */
+size_t sandbox_filter_program(bool allow_userns, const struct sock_filter **insns);
 
 #endif
