@@ -46,16 +46,13 @@ int firewall_apply_seen(struct mnl_socket *nl, const struct nf_ruleset *rs, bool
 	return rc;
 }
 
-static int apply_once(const struct nf_ruleset *rs, struct cs_error *err)
+static int apply_once(struct mnl_socket *nl, const struct nf_ruleset *rs, struct cs_error *err)
 {
-	struct mnl_socket *nl = nl_open(err);
 	struct nl_query q;
 	uint32_t genid = 0;
 	bool exists = true;
 	int attempts, rc = -1;
 
-	if (!nl)
-		return -1;
 	/* A fresh network namespace has no table yet: then the batch deletes
 	 * nothing, and closing the socket pays no RCU grace period. */
 	if (nl_query_init(&q, nl, err) == 0) {
@@ -63,7 +60,6 @@ static int apply_once(const struct nf_ruleset *rs, struct cs_error *err)
 			rc = firewall_apply_seen(nl, rs, exists, genid, &attempts, err);
 		nl_query_fini(&q);
 	}
-	mnl_socket_close(nl);
 	return rc;
 }
 
@@ -113,13 +109,13 @@ static bool has_log(const struct nf_ruleset *rs)
  * ruleset without its log rules is tried once more.  Those rules decide
  * nothing, so every verdict is the same; only the logging is lost, and the
  * warning says so.  When that fails too, its error is the start's. */
-static int apply_with_fallback(const struct nf_ruleset *rs, struct cs_error *err)
+static int apply_with_fallback(struct mnl_socket *nl, const struct nf_ruleset *rs, struct cs_error *err)
 {
 	struct cs_error first;
 	struct nf_ruleset plain;
 	int rc;
 
-	if (apply_once(rs, err) == 0)
+	if (apply_once(nl, rs, err) == 0)
 		return 0;
 	if (!has_log(rs))
 		return -1;
@@ -128,7 +124,7 @@ static int apply_with_fallback(const struct nf_ruleset *rs, struct cs_error *err
 		free_view(&plain);
 		return -1;
 	}
-	rc = apply_once(&plain, err);
+	rc = apply_once(nl, &plain, err);
 	free_view(&plain);
 	if (rc == 0)
 		cs_warn("the kernel refused the block log's rules (%s); the firewall is programmed without them, "
@@ -139,7 +135,14 @@ static int apply_with_fallback(const struct nf_ruleset *rs, struct cs_error *err
 
 int firewall_apply(const struct nf_ruleset *rs, struct cs_error *err)
 {
+	struct mnl_socket *nl = nl_open(err);
+	int rc;
+
+	if (!nl)
+		return -1;
 	/* Only once the ruleset is in: a flow from before the firewall must
 	 * not live on as "established" behind it (conntrack_flush.h). */
-	return apply_with_fallback(rs, err) ? -1 : conntrack_flush(err);
+	rc = apply_with_fallback(nl, rs, err) ? -1 : conntrack_flush(nl, err);
+	mnl_socket_close(nl);
+	return rc;
 }

@@ -19,24 +19,15 @@ static int failed(struct cs_error *err, int e)
 	return cs_fail(err, CS_EXIT_OSERR, "flushing the conntrack table failed (%s); the command is not started", strerror(e));
 }
 
-int conntrack_flush(struct cs_error *err)
+int conntrack_flush(struct mnl_socket *nl, struct cs_error *err)
 {
 	char buf[8192];  /* an ACK or an error: one small message */
-	struct mnl_socket *nl;
 	struct nlmsghdr *nlh;
 	struct nfgenmsg *nfg;
 	unsigned int seq = (unsigned int)time(NULL), portid;
 	ssize_t n;
 	int rc = 0, e = 0;
 
-	nl = mnl_socket_open(NETLINK_NETFILTER);
-	if (!nl)
-		return failed(err, errno);
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		e = errno;
-		mnl_socket_close(nl);
-		return failed(err, e);
-	}
 	portid = mnl_socket_get_portid(nl);
 	/* IPCTNL_MSG_CT_DELETE without a tuple deletes every entry; version 0
 	 * with AF_UNSPEC means every family (IPv4 and IPv6). */
@@ -69,6 +60,5 @@ int conntrack_flush(struct cs_error *err)
 			break;
 		rc = 0;  /* MNL_CB_OK without the ACK yet: read on */
 	}
-	mnl_socket_close(nl);
 	return rc < 0 ? failed(err, e) : 0;
 }

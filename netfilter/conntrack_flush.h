@@ -12,9 +12,13 @@
 #ifndef CLI_SANDBOX_CONNTRACK_FLUSH_H
 #define CLI_SANDBOX_CONNTRACK_FLUSH_H
 
+#include <libmnl/libmnl.h>
+
 #include "base/status.h"
 
-/* Deletes every conntrack entry of the current network namespace. */
-int conntrack_flush(struct cs_error *err);
+/* Deletes every conntrack entry of the current network namespace, over an
+ * open NETLINK_NETFILTER socket with nothing left to read on it (the
+ * firewall's own, which saves opening another). */
+int conntrack_flush(struct mnl_socket *nl, struct cs_error *err);
 
 #endif
