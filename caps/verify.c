@@ -16,8 +16,14 @@
 
 int caps_last_cap(void)
 {
+	/* The kernel's list never changes while it runs: probed once per
+	 * process and kept (a forked child inherits it).  A failed probe is
+	 * not kept, so every caller sees the failure. */
+	static int last = -1;
 	int c;
 
+	if (last >= 0)
+		return last;
 	/* Only EINVAL means "no such capability": any other error (a seccomp
 	 * or LSM policy refusing prctl) is an error, never the end of the list,
 	 * or every capability above it would go unchecked. */
@@ -33,7 +39,8 @@ int caps_last_cap(void)
 		errno = EINVAL;
 		return -1;
 	}
-	return c - 1;
+	last = c - 1;
+	return last;
 }
 
 static const char fix_kernel[] =

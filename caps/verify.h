@@ -25,7 +25,9 @@
 
 /* The highest capability number the running kernel knows, probed with
  * PR_CAPBSET_READ (which fails with EINVAL past the last one); -1 with errno
- * when any read fails otherwise, or capability 0 cannot be read. */
+ * when any read fails otherwise, or capability 0 cannot be read.  Probed on
+ * the first successful call of a process only (forked children inherit the
+ * answer); later calls make no system call. */
 int caps_last_cap(void);
 
 /* Checks, from the kernel's own view, that the calling thread:
