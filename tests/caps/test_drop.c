@@ -2,11 +2,15 @@
  *
  * Every scenario runs in a forked child, which shapes its starting
  * capabilities with libcap-ng, calls the code under test, then checks the
- * result independently of caps/verify.c: by parsing /proc/self/status. */
+ * result independently of caps/verify.c: by parsing /proc/self/status.
+ * The failure scenarios load a seccomp filter in the child that refuses a
+ * call, or answers it with success without making it (a kernel or library
+ * that lies), and check that the drop stops with 71 and its line. */
 #include <cap-ng.h>
 #include <errno.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <seccomp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +211,123 @@ static int scenario_missing(int cap, const char *name)
 static int scenario_missing_setuid(void) { return scenario_missing(CAP_SETUID, "CAP_SETUID"); }
 static int scenario_missing_setgid(void) { return scenario_missing(CAP_SETGID, "CAP_SETGID"); }
 
+/* A filter in this child: prctl(option, arg2 OP arg) fails with errno
+ * (0: it returns success and does nothing).  Loaded without no_new_privs
+ * (root may), so the drop under test is the one that sets it. */
+static void deny_prctl(int option, enum scmp_compare op, unsigned long arg, int errno_value)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+
+	if (!ctx || seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) != 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(errno_value), SCMP_SYS(prctl), 2,
+			     SCMP_A0(SCMP_CMP_EQ, (unsigned long)option, 0), SCMP_A1(op, arg, 0)) != 0 ||
+	    seccomp_load(ctx) != 0) {
+		perror("deny_prctl");
+		_exit(2);
+	}
+	seccomp_release(ctx);
+}
+
+/* ... and a whole system call. */
+static void deny_syscall(int nr, int errno_value)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+
+	if (!ctx || seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) != 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(errno_value), nr, 0) != 0 || seccomp_load(ctx) != 0) {
+		perror("deny_syscall");
+		_exit(2);
+	}
+	seccomp_release(ctx);
+}
+
+/* The drop fails with 71 and a message containing want. */
+static void expect_refused(const char *want)
+{
+	struct cs_user u = test_user();
+	struct drop_result res;
+	struct cs_error err = { 0 };
+
+	EXPECT(privileges_drop(&u, &res, &err) == -1, "the drop must fail (want '%s')", want);
+	EXPECT(err.status == CS_EXIT_OSERR, "status %d", err.status);
+	EXPECT(strstr(err.msg, want) != NULL, "message: %s (want '%s')", err.msg, want);
+}
+
+/* A refused PR_CAPBSET_DROP stops the drop before the ids change. */
+static int scenario_bset_drop_refused(void)
+{
+	struct status s;
+
+	deny_prctl(PR_CAPBSET_DROP, SCMP_CMP_GE, 5, EPERM);
+	expect_refused("emptying the capability bounding set failed (PR_CAPBSET_DROP(5): Operation not permitted)");
+	EXPECT(read_status(&s) == 0 && s.uid[1] == 0 && s.gid[1] == 0, "ids changed");
+	return child_failures;
+}
+
+/* PR_CAPBSET_DROP says yes and does nothing: the read-back catches it. */
+static int scenario_bset_drop_ignored(void)
+{
+	deny_prctl(PR_CAPBSET_DROP, SCMP_CMP_GE, 0, 0);
+	expect_refused("capability 0 is still in the bounding set although CAP_SETPCAP was held");
+	return child_failures;
+}
+
+/* A policy that hides capabilities 5 and up (EINVAL, "no such capability",
+ * for both reading and dropping them) cannot shorten the drop: libcap-ng
+ * knows the kernel's real list, so dropping 5 is attempted and fails. */
+static int scenario_bset_hidden(void)
+{
+	deny_prctl(PR_CAPBSET_READ, SCMP_CMP_GE, 5, EINVAL);
+	deny_prctl(PR_CAPBSET_DROP, SCMP_CMP_GE, 5, EINVAL);
+	expect_refused("PR_CAPBSET_DROP(5): Invalid argument");
+	return child_failures;
+}
+
+/* No capability can be listed at all: 71 before anything changed. */
+static int scenario_bset_unreadable(void)
+{
+	deny_prctl(PR_CAPBSET_READ, SCMP_CMP_GE, 0, EPERM);
+	expect_refused("PR_CAPBSET_READ cannot list the capabilities (Operation not permitted)");
+	return child_failures;
+}
+
+/* The list was probed earlier in the process (kept), the read-back after
+ * the drop is refused: the verification fails, it does not skip. */
+static int scenario_bset_readback_refused(void)
+{
+	EXPECT(caps_last_cap() >= CAP_SETPCAP, "probe before the filter");
+	deny_prctl(PR_CAPBSET_READ, SCMP_CMP_GE, 0, EPERM);
+	expect_refused("PR_CAPBSET_READ(0) failed after the drop");
+	return child_failures;
+}
+
+/* The ambient read-back is refused. */
+static int scenario_ambient_unreadable(void)
+{
+	deny_prctl(PR_CAP_AMBIENT, SCMP_CMP_EQ, PR_CAP_AMBIENT_IS_SET, EPERM);
+	expect_refused("PR_CAP_AMBIENT_IS_SET(0) failed after the drop");
+	return child_failures;
+}
+
+/* capset says yes and does nothing: capget afterwards catches it. */
+static int scenario_capset_ignored(void)
+{
+	deny_syscall(SCMP_SYS(capset), 0);
+	expect_refused("capabilities remain after the drop");
+	return child_failures;
+}
+
+/* The starting capabilities cannot be read: 71, nothing changed. */
+static int scenario_capget_refused(void)
+{
+	struct status s;
+
+	deny_syscall(SCMP_SYS(capget), EPERM);
+	expect_refused("cannot read the process's capabilities (Operation not permitted)");
+	EXPECT(read_status(&s) == 0 && s.uid[1] == 0 && s.bnd != 0, "the drop changed something before it stopped");
+	return child_failures;
+}
+
 /* privileges_verify() fails closed on a process that did not drop. */
 static int scenario_verify_root(void)
 {
@@ -286,6 +407,14 @@ int main(void)
 	run("verify fails closed as root", scenario_verify_root);
 	run("verify fails closed on a half drop", scenario_verify_half);
 	run("verify fails closed on wrong groups or uid", scenario_verify_groups);
+	run("PR_CAPBSET_DROP refused: 71, ids unchanged", scenario_bset_drop_refused);
+	run("PR_CAPBSET_DROP ignored: the read-back fails the drop", scenario_bset_drop_ignored);
+	run("capabilities hidden behind EINVAL: the drop still tries them, 71", scenario_bset_hidden);
+	run("PR_CAPBSET_READ refused: 71", scenario_bset_unreadable);
+	run("PR_CAPBSET_READ refused after the probe: the read-back fails the drop", scenario_bset_readback_refused);
+	run("PR_CAP_AMBIENT_IS_SET refused: the read-back fails the drop", scenario_ambient_unreadable);
+	run("capset ignored: the read-back fails the drop", scenario_capset_ignored);
+	run("capget refused: 71, nothing changed", scenario_capget_refused);
 	/* Last: caps_last_cap() keeps its answer, and every scenario above must
 	 * probe for itself, as the init's processes do. */
 	CHECK(caps_last_cap() >= CAP_AUDIT_READ, "caps_last_cap() = %d", caps_last_cap());
