@@ -207,12 +207,13 @@ int privileges_isolate(const struct cs_user *user, struct cs_error *err)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
 	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	struct start_caps caps;
 	uid_t ru, eu, su;
 	bool privileged;
 
-	if (capng_get_caps_process() != 0)
+	if (read_caps(&caps) != 0)
 		return cs_fail(err, CS_EXIT_OSERR, "cannot read the capabilities (%s)", strerror(errno));
-	privileged = geteuid() == 0 || capng_have_capabilities(CAPNG_SELECT_CAPS) != CAPNG_NONE;
+	privileged = geteuid() == 0 || caps.effective != 0;
 	if (privileged) {
 		if (user->uid == 0 || user->gid == 0)
 			return cs_fail(err, CS_EXIT_OSERR, "refusing to resolve as uid %u gid %u (root)", (unsigned)user->uid, (unsigned)user->gid);
@@ -237,7 +238,9 @@ int privileges_isolate(const struct cs_user *user, struct cs_error *err)
 
 bool privileges_none(void)
 {
-	if (geteuid() == 0 || getuid() == 0 || capng_get_caps_process() != 0)
+	struct start_caps caps;
+
+	if (geteuid() == 0 || getuid() == 0 || read_caps(&caps) != 0)
 		return false;
-	return capng_have_capabilities(CAPNG_SELECT_CAPS) == CAPNG_NONE;
+	return caps.effective == 0 && caps.permitted == 0;
 }

@@ -328,6 +328,61 @@ static int scenario_capget_refused(void)
 	return child_failures;
 }
 
+/* privileges_none(): only a process with no uid 0 and no capability in
+ * its permitted or effective set holds nothing.  A permitted set without
+ * the effective one is not nothing: capset could raise it again. */
+static int scenario_none(void)
+{
+	struct cs_user u = test_user();
+	struct status s;
+
+	EXPECT(!privileges_none(), "root holds something");
+	EXPECT(prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) == 0, "keepcaps");
+	EXPECT(setresgid(u.gid, u.gid, u.gid) == 0 && setresuid(u.uid, u.uid, u.uid) == 0, "set ids");
+	EXPECT(read_status(&s) == 0 && s.eff == 0 && s.prm != 0, "set up: effective empty, permitted kept (eff=%llx prm=%llx)", s.eff, s.prm);
+	EXPECT(!privileges_none(), "a permitted set without the effective one is not nothing");
+	return child_failures;
+}
+
+static int scenario_none_after_drop(void)
+{
+	struct cs_user u = test_user();
+	struct drop_result res;
+	struct cs_error err = { 0 };
+
+	EXPECT(privileges_drop(&u, &res, &err) == 0, "drop: %s", err.msg);
+	EXPECT(privileges_none(), "nothing is left after the drop");
+	return child_failures;
+}
+
+/* The resolver child's drop: to the user, nothing left; and 71 when the
+ * starting capabilities cannot be read. */
+static int scenario_isolate(void)
+{
+	struct cs_user u = test_user();
+	struct cs_error err = { 0 };
+	struct status s;
+
+	EXPECT(privileges_isolate(&u, &err) == 0, "isolate: %s", err.msg);
+	EXPECT(read_status(&s) == 0 && s.prm == 0 && s.eff == 0 && s.inh == 0 && s.amb == 0, "capabilities left");
+	EXPECT(s.uid[0] == u.uid && s.uid[1] == u.uid && s.gid[1] == u.gid && s.n_groups == 0 && s.nnp == 1,
+	       "uid %u gid %u, %zu groups, nnp %d", s.uid[1], s.gid[1], s.n_groups, s.nnp);
+	return child_failures;
+}
+
+static int scenario_isolate_capget_refused(void)
+{
+	struct cs_user u = test_user();
+	struct cs_error err = { 0 };
+	struct status s;
+
+	deny_syscall(SCMP_SYS(capget), EPERM);
+	EXPECT(privileges_isolate(&u, &err) == -1, "isolate must fail");
+	EXPECT(err.status == CS_EXIT_OSERR && strstr(err.msg, "cannot read the capabilities (Operation not permitted)"), "message: %s", err.msg);
+	EXPECT(read_status(&s) == 0 && s.uid[1] == 0, "ids changed");
+	return child_failures;
+}
+
 /* privileges_verify() fails closed on a process that did not drop. */
 static int scenario_verify_root(void)
 {
@@ -415,6 +470,10 @@ int main(void)
 	run("PR_CAP_AMBIENT_IS_SET refused: the read-back fails the drop", scenario_ambient_unreadable);
 	run("capset ignored: the read-back fails the drop", scenario_capset_ignored);
 	run("capget refused: 71, nothing changed", scenario_capget_refused);
+	run("privileges_none: root, or a permitted set alone, is not nothing", scenario_none);
+	run("privileges_none: true after the drop", scenario_none_after_drop);
+	run("privileges_isolate: the user, no capability, no group, no_new_privs", scenario_isolate);
+	run("privileges_isolate: capget refused: 71, nothing changed", scenario_isolate_capget_refused);
 	/* Last: caps_last_cap() keeps its answer, and every scenario above must
 	 * probe for itself, as the init's processes do. */
 	CHECK(caps_last_cap() >= CAP_AUDIT_READ, "caps_last_cap() = %d", caps_last_cap());
