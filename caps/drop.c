@@ -18,7 +18,8 @@
  *     CAP_SETGID are required; without them nothing can be changed and we
  *     stop (71).
  *  2. With CAP_SETPCAP: empty the bounding set (PR_CAPBSET_DROP, see
- *     clear_bounding_set), then set and lock the securebits.  Both need
+ *     clear_bounding_set; skipped when privileges_empty_bounding_set() did
+ *     it before the fork), then set and lock the securebits.  Both need
  *     CAP_SETPCAP in the effective set, so they come before anything that
  *     sheds it.  Without CAP_SETPCAP the bounding set
  *     stays as the container started; no_new_privs (step 6) makes it
@@ -119,6 +120,25 @@ static int clear_bounding_set(struct cs_error *err)
 	return 0;
 }
 
+/* Set once this process, or the one it was forked from, has emptied its
+ * bounding set (privileges_empty_bounding_set): a bounding set never
+ * grows again, and a forked child inherits it with this flag. */
+static bool bounding_emptied;
+
+int privileges_empty_bounding_set(struct cs_error *err)
+{
+	struct start_caps caps;
+
+	if (read_caps(&caps) != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "cannot read the process's capabilities (%s); the command is not started", strerror(errno));
+	if (!holds(caps.effective, CAP_SETPCAP) || bounding_emptied)
+		return 0;
+	if (clear_bounding_set(err))
+		return -1;
+	bounding_emptied = true;
+	return 0;
+}
+
 static int lock_securebits(struct cs_error *err)
 {
 	int old = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
@@ -185,7 +205,7 @@ int privileges_drop(const struct cs_user *user, struct drop_result *res, struct 
 		return cs_fail(err, CS_EXIT_OSERR, "refusing to drop to uid %u gid %u (root); name an unprivileged CLI_SANDBOX_USER",
 			       (unsigned)user->uid, (unsigned)user->gid);
 	setpcap = holds(caps.effective, CAP_SETPCAP);
-	if (setpcap && (clear_bounding_set(err) || lock_securebits(err)))
+	if (setpcap && ((!bounding_emptied && clear_bounding_set(err)) || lock_securebits(err)))
 		return -1;
 	if (set_identity(user, err) || clear_capability_sets(err))
 		return -1;

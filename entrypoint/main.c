@@ -292,10 +292,14 @@ int main(int argc, char **argv, char **envp)
 	/* PID 1 forks the command's process now, so that each drops to an
 	 * identity of its own; PID 1 then supervises until the command ends
 	 * (and reads the block log, whose descriptors the command's process
-	 * closes before its exec). */
+	 * closes before its exec).  The bounding set is emptied once, before
+	 * the fork, for both (caps/drop.h). */
 	if (pl.pid1) {
-		pid_t child = supervisor_fork(&err);
+		pid_t child;
 
+		if (opt.mode != MODE_VERIFY_ONLY && privileges_empty_bounding_set(&err))
+			goto stop;
+		child = supervisor_fork(&err);
 		if (child < 0)
 			goto stop;
 		if (child > 0) {

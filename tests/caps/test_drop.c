@@ -328,6 +328,68 @@ static int scenario_capget_refused(void)
 	return child_failures;
 }
 
+/* PID 1's order: the bounding set emptied before the fork, then each
+ * process's own drop, which makes no PR_CAPBSET_DROP call (refused here)
+ * and still finds the set empty and the securebits locked. */
+static int scenario_bounding_before_fork(void)
+{
+	struct cs_user u = test_user();
+	struct drop_result res;
+	struct cs_error err = { 0 };
+	struct status s;
+	pid_t pid;
+	int st;
+
+	EXPECT(privileges_empty_bounding_set(&err) == 0, "empty the bounding set: %s", err.msg);
+	EXPECT(read_status(&s) == 0 && s.bnd == 0 && s.uid[1] == 0 && s.eff != 0, "after: CapBnd=%llx uid %u CapEff=%llx", s.bnd, s.uid[1], s.eff);
+	EXPECT(privileges_empty_bounding_set(&err) == 0, "a second call: %s", err.msg);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		deny_prctl(PR_CAPBSET_DROP, SCMP_CMP_GE, 0, EPERM);
+		EXPECT(privileges_drop(&u, &res, &err) == 0, "forked child's drop: %s", err.msg);
+		EXPECT(res.bounding_cleared, "bounding_cleared");
+		EXPECT(read_status(&s) == 0, "read /proc/self/status");
+		expect_dropped(&s, &u, true);
+		_exit(child_failures ? 1 : 0);
+	}
+	EXPECT(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0, "the forked child's drop failed (%#x)", st);
+	deny_prctl(PR_CAPBSET_DROP, SCMP_CMP_GE, 0, EPERM);
+	EXPECT(privileges_drop(&u, &res, &err) == 0, "own drop: %s", err.msg);
+	EXPECT(read_status(&s) == 0, "read /proc/self/status");
+	expect_dropped(&s, &u, true);
+	return child_failures;
+}
+
+/* ... refused: 71 with the drop's line, nothing else changed. */
+static int scenario_bounding_before_fork_refused(void)
+{
+	struct cs_error err = { 0 };
+	struct status s;
+
+	deny_prctl(PR_CAPBSET_DROP, SCMP_CMP_GE, 5, EPERM);
+	EXPECT(privileges_empty_bounding_set(&err) == -1, "must fail");
+	EXPECT(err.status == CS_EXIT_OSERR && strstr(err.msg, "emptying the capability bounding set failed (PR_CAPBSET_DROP(5)"), "message: %s", err.msg);
+	EXPECT(read_status(&s) == 0 && s.uid[1] == 0 && s.nnp == 0, "something else changed");
+	return child_failures;
+}
+
+/* ... and without CAP_SETPCAP it does nothing; the drop leaves the set. */
+static int scenario_bounding_before_fork_no_setpcap(void)
+{
+	struct cs_user u = test_user();
+	struct drop_result res;
+	struct cs_error err = { 0 };
+	struct status before, s;
+
+	without(CAP_SETPCAP, -1);
+	EXPECT(read_status(&before) == 0, "read /proc/self/status");
+	EXPECT(privileges_empty_bounding_set(&err) == 0, "without CAP_SETPCAP: %s", err.msg);
+	EXPECT(read_status(&s) == 0 && s.bnd == before.bnd && s.bnd != 0, "bounding set changed: %llx -> %llx", before.bnd, s.bnd);
+	EXPECT(privileges_drop(&u, &res, &err) == 0 && !res.bounding_cleared, "drop: %s", err.msg);
+	return child_failures;
+}
+
 /* privileges_none(): only a process with no uid 0 and no capability in
  * its permitted or effective set holds nothing.  A permitted set without
  * the effective one is not nothing: capset could raise it again. */
@@ -470,6 +532,9 @@ int main(void)
 	run("PR_CAP_AMBIENT_IS_SET refused: the read-back fails the drop", scenario_ambient_unreadable);
 	run("capset ignored: the read-back fails the drop", scenario_capset_ignored);
 	run("capget refused: 71, nothing changed", scenario_capget_refused);
+	run("bounding set emptied before a fork: both drops skip it, and verify it", scenario_bounding_before_fork);
+	run("bounding set before a fork, PR_CAPBSET_DROP refused: 71", scenario_bounding_before_fork_refused);
+	run("bounding set before a fork, no CAP_SETPCAP: left as it is", scenario_bounding_before_fork_no_setpcap);
 	run("privileges_none: root, or a permitted set alone, is not nothing", scenario_none);
 	run("privileges_none: true after the drop", scenario_none_after_drop);
 	run("privileges_isolate: the user, no capability, no group, no_new_privs", scenario_isolate);

@@ -138,6 +138,18 @@ ok "no process in the namespace has uid 0 (real, effective, saved or fs)" grep -
 ok "the init (PID 1) runs as $U" grep -qx "init=$U $U $U $U" "$T/uids.out"
 ok "the command cannot read the init's /proc/1/environ (init not dumpable)" grep -qx 'environ=denied' "$T/uids.out"
 
+# 3b. Both processes dropped everything, from the kernel's view: the
+#     command and PID 1 hold no capability in any set, both bounding sets are
+#     empty (emptied once, before the fork) and no_new_privs is set.
+pid1 caps sh -c 'for p in self 1; do grep -E "^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs):" /proc/$p/status | sed "s/^/$p /"; done'
+for who in self 1; do
+	[ $who = self ] && name="the command" || name="PID 1"
+	for set in CapInh CapPrm CapEff CapBnd CapAmb; do
+		ok "$name: $set is empty" grep -q "^$who $set:[[:space:]]*0000000000000000$" "$T/caps.out"
+	done
+	ok "$name: NoNewPrivs is 1" grep -q "^$who NoNewPrivs:[[:space:]]*1$" "$T/caps.out"
+done
+
 # 4. Orphans are reaped: 20 double-forked children outlive their parents.
 pid1 zombies sh -c '
 	for i in $(seq 20); do (sleep 1 &); done
