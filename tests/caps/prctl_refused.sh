@@ -48,6 +48,7 @@ case_ ambient $PR_CAP_AMBIENT $EPERM 'clearing the ambient capabilities failed (
 case_ nnp $PR_SET_NO_NEW_PRIVS $EPERM 'setting no_new_privs failed (Operation not permitted)'
 
 # The control: the same start without a refusal runs the command.
+# shellcheck disable=SC2086
 timeout 60 env -i $ENV "$INIT" -- sh -c "touch $T/w/control" > /dev/null 2>&1
 ok "control: the same start with nothing refused runs the command" [ -e "$T/w/control" ]
 t_done
