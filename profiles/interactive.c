@@ -1,11 +1,9 @@
 /* The interactive policy: the profile, its range files, resolv.conf, the
  * routing table, the model URL and CLI_SANDBOX_ALLOW become destinations,
- * each with its origin.  Order: the profile, resolv.conf and
- * CLI_SANDBOX_ALLOW are read and checked first (a bad one stops the start
- * before the network is touched); then all names are resolved at once,
- * within LOOKUP_TIMEOUT_MS, in the resolver child while the range files are
- * read and checked here; then the destinations are added: model endpoint,
- * profile names, provider ranges, the user's own. */
+ * each with its origin.  Order: every file is read and checked first (a bad
+ * one stops the start before the network is touched), then all names are
+ * resolved at once within LOOKUP_TIMEOUT_MS, then the destinations are
+ * added: model endpoint, profile names, provider ranges, the user's own. */
 #include "profiles/interactive.h"
 
 #include <netinet/in.h>
@@ -36,8 +34,6 @@ struct build {
 	const char **name_origin;                 /* where it first came from, for warnings */
 	size_t n_names;
 	struct lookup_result *answers;            /* NULL: names are not resolved (--check) */
-	struct lookup_job lookup;                 /* the resolver child, while resolving */
-	bool resolving;
 	struct loaded_ranges {
 		const struct profile_ranges *src;
 		struct range_list list;
@@ -138,32 +134,20 @@ static int collect_names(struct build *b)
 	return 0;
 }
 
-/* Starts resolving every name at once, within LOOKUP_TIMEOUT_MS, in the
- * resolver child; the range files are read meanwhile (finish_names). */
-static int start_names(struct build *b)
+/* Resolves every name at once, within LOOKUP_TIMEOUT_MS, and drops the
+ * addresses no profile may allow.  A name that does not resolve is a
+ * warning: it opens nothing. */
+static int resolve_names(struct build *b)
 {
+	char a[IPV4_TEXT_MAX];
+
 	if (!b->env->resolve || b->n_names == 0)
 		return 0;
 	b->answers = calloc(b->n_names, sizeof(*b->answers));
 	if (!b->answers)
 		return oom(b);
-	if (lookup_start(b->env->resolve, b->env->resolve_ctx, &b->env->isolation, b->names, b->n_names,
-			 LOOKUP_TIMEOUT_MS, b->answers, &b->lookup, b->err))
-		return -1;
-	b->resolving = true;
-	return 0;
-}
-
-/* Collects the answers and drops the addresses no profile may allow.  A
- * name that does not resolve is a warning: it opens nothing. */
-static int finish_names(struct build *b)
-{
-	char a[IPV4_TEXT_MAX];
-
-	if (!b->resolving)
-		return 0;
-	b->resolving = false;
-	if (lookup_finish(&b->lookup, b->err))
+	if (lookup_all(b->env->resolve, b->env->resolve_ctx, &b->env->isolation, b->names, b->n_names,
+		       LOOKUP_TIMEOUT_MS, b->answers, b->err))
 		return -1;
 	for (size_t i = 0; i < b->n_names; i++) {
 		struct lookup_result *r = &b->answers[i];
@@ -333,7 +317,8 @@ static int load_range_source(struct build *b, const struct profile_ranges *src, 
 	return 0;
 }
 
-/* Every range file is read and validated; a bad one stops the start. */
+/* Every range file is read (and validated) before any name is resolved, so
+ * a bad file stops the start at once. */
 static int load_ranges(struct build *b)
 {
 	size_t n = 0;
@@ -457,12 +442,7 @@ static int build(struct build *b)
 	if (n < 0)
 		return -1;
 	b->p->n_resolvers = (size_t)n;
-	/* The names resolve in the resolver child while the range files are
-	 * read here: a start with the providers' files pays for the slower of
-	 * the two, not both.  A bad file still stops the start (the child is
-	 * ended unheard); the queries it may have sent name only what the
-	 * profile names. */
-	if (host_network(b) || collect_names(b) || start_names(b) || load_ranges(b) || finish_names(b))
+	if (host_network(b) || load_ranges(b) || collect_names(b) || resolve_names(b))
 		return -1;
 	return add_model_url(b) || add_domains(b) || add_ranges(b) || add_allow(b);
 }
@@ -473,8 +453,6 @@ int interactive_policy(const struct cs_config *cfg, const struct policy_env *env
 	struct build b = { .cfg = cfg, .env = env, .p = p, .err = err };
 	int rc = build(&b);
 
-	if (b.resolving)
-		lookup_cancel(&b.lookup);  /* a failure while the names resolved */
 	profile_free(&b.prof);
 	free(b.sections);
 	free(b.allow);

@@ -113,79 +113,38 @@ static void collect(int fd, size_t n, int64_t deadline, struct lookup_result *re
 	}
 }
 
-int lookup_start(lookup_fn fn, void *ctx, const struct lookup_isolation *iso,
-		 const char *const *names, size_t n, unsigned timeout_ms,
-		 struct lookup_result *results, struct lookup_job *job, struct cs_error *err)
+int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso,
+	       const char *const *names, size_t n, unsigned timeout_ms,
+	       struct lookup_result *results, struct cs_error *err)
 {
-	int fds[2];
+	int64_t deadline = now_ms() + timeout_ms;
+	char why[sizeof(((struct record *)0)->why) + 1] = "";
+	int fds[2], status;
+	pid_t pid;
 
-	memset(job, 0, sizeof(*job));
-	job->fd = -1;
-	job->deadline_ms = now_ms() + timeout_ms;
-	job->n = n;
-	job->results = results;
 	memset(results, 0, n * sizeof(*results));
 	if (n == 0)
 		return 0;
 	if (pipe2(fds, O_CLOEXEC))
 		return cs_fail(err, CS_EXIT_OSERR, "cannot create a pipe for name resolution: %s", strerror(errno));
 	fflush(NULL);  /* the child never flushes, but keep its copy of stdio empty */
-	job->pid = fork();
-	if (job->pid < 0) {
+	pid = fork();
+	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
-		job->pid = 0;
 		return cs_fail(err, CS_EXIT_OSERR, "cannot start the name resolver process: %s", strerror(errno));
 	}
-	if (job->pid == 0) {
+	if (pid == 0) {
 		close(fds[0]);
 		child(fds[1], fn, ctx, iso, names, n);
 	}
 	close(fds[1]);
-	job->fd = fds[0];
-	return 0;
-}
-
-/* Ends the child, whatever it is doing, and reaps it. */
-static void end_child(struct lookup_job *job)
-{
-	int status;
-
-	if (job->fd >= 0)
-		close(job->fd);
-	job->fd = -1;
-	if (job->pid > 0) {
-		kill(job->pid, SIGKILL);
-		while (waitpid(job->pid, &status, 0) < 0 && errno == EINTR)
-			;
-	}
-	job->pid = 0;
-}
-
-int lookup_finish(struct lookup_job *job, struct cs_error *err)
-{
-	char why[sizeof(((struct record *)0)->why) + 1] = "";
-
-	if (job->fd >= 0)
-		collect(job->fd, job->n, job->deadline_ms, job->results, why, sizeof(why));
-	end_child(job);
+	collect(fds[0], n, deadline, results, why, sizeof(why));
+	close(fds[0]);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
 	if (why[0])
 		return cs_fail(err, CS_EXIT_OSERR, "the name resolver process could not shed its privileges (%s); the command is not started", why);
 	return 0;
-}
-
-void lookup_cancel(struct lookup_job *job)
-{
-	end_child(job);
-}
-
-int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso,
-	       const char *const *names, size_t n, unsigned timeout_ms,
-	       struct lookup_result *results, struct cs_error *err)
-{
-	struct lookup_job job;
-
-	if (lookup_start(fn, ctx, iso, names, n, timeout_ms, results, &job, err))
-		return -1;
-	return lookup_finish(&job, err);
 }

@@ -12,7 +12,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "base/status.h"
 
@@ -42,24 +41,5 @@ struct lookup_result {
 int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso,
 	       const char *const *names, size_t n, unsigned timeout_ms,
 	       struct lookup_result *results, struct cs_error *err);
-
-/* The same in two halves, so that the caller can work while the child
- * resolves: lookup_start forks the child (the deadline runs from here) and
- * returns; lookup_finish waits for the answers (into results, which must
- * live until then), ends the child and says whether it could isolate
- * itself.  lookup_cancel ends the child without waiting, on an error
- * path.  Exactly one of finish and cancel follows a successful start. */
-struct lookup_job {
-	int fd;                         /* the pipe's read end; -1: no child */
-	pid_t pid;
-	int64_t deadline_ms;
-	size_t n;
-	struct lookup_result *results;
-};
-int lookup_start(lookup_fn fn, void *ctx, const struct lookup_isolation *iso,
-		 const char *const *names, size_t n, unsigned timeout_ms,
-		 struct lookup_result *results, struct lookup_job *job, struct cs_error *err);
-int lookup_finish(struct lookup_job *job, struct cs_error *err);
-void lookup_cancel(struct lookup_job *job);
 
 #endif
