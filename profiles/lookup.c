@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -40,6 +42,39 @@ static void write_record(int fd, const struct record *r)
 		_exit(1);
 }
 
+/* The names, shared by the resolver child's threads: each takes the next
+ * one until none is left, and writes its answer as one record. */
+#define LOOKUP_PARALLEL 15              /* threads besides the child's own */
+#define LOOKUP_THREAD_STACK (256 * 1024)
+
+struct workers {
+	int fd;
+	lookup_fn fn;
+	void *ctx;
+	const char *const *names;
+	size_t n;
+	atomic_size_t next;
+};
+
+static void *resolve_some(void *arg)
+{
+	struct workers *w = arg;
+
+	for (;;) {
+		size_t i = atomic_fetch_add(&w->next, 1);
+		struct record r;
+		size_t got;
+
+		if (i >= w->n)
+			return NULL;
+		memset(&r, 0, sizeof(r));
+		r.index = (uint32_t)i;
+		got = w->fn(w->names[i], r.addrs, LOOKUP_MAX_ADDRS, w->ctx);
+		r.n = (uint32_t)(got > LOOKUP_MAX_ADDRS ? LOOKUP_MAX_ADDRS : got);
+		write_record(w->fd, &r);  /* one write below PIPE_BUF: never interleaved */
+	}
+}
+
 /* glibc parses answers from the network here, so the child first sheds
  * every privilege (iso); if it cannot, it resolves nothing and says why. */
 static void child(int fd, lookup_fn fn, void *ctx, const struct lookup_isolation *iso,
@@ -56,12 +91,25 @@ static void child(int fd, lookup_fn fn, void *ctx, const struct lookup_isolation
 			_exit(CS_EXIT_OSERR);
 		}
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct record r = { .index = (uint32_t)i };
-		size_t got = fn(names[i], r.addrs, LOOKUP_MAX_ADDRS, ctx);
+	{
+		struct workers w = { .fd = fd, .fn = fn, .ctx = ctx, .names = names, .n = n };
+		pthread_t tid[LOOKUP_PARALLEL];
+		pthread_attr_t attr;
+		size_t started = 0;
 
-		r.n = (uint32_t)(got > LOOKUP_MAX_ADDRS ? LOOKUP_MAX_ADDRS : got);
-		write_record(fd, &r);
+		/* The other names' queries are in flight while one waits for its
+		 * answer: the start pays about one round trip, not one per name.
+		 * A thread that cannot start leaves its share to the others. */
+		if (pthread_attr_init(&attr) == 0) {
+			pthread_attr_setstacksize(&attr, LOOKUP_THREAD_STACK);
+			while (started + 1 < n && started < LOOKUP_PARALLEL &&
+			       pthread_create(&tid[started], &attr, resolve_some, &w) == 0)
+				started++;
+			pthread_attr_destroy(&attr);
+		}
+		resolve_some(&w);
+		for (size_t i = 0; i < started; i++)
+			pthread_join(tid[i], NULL);
 	}
 	_exit(0);
 }
