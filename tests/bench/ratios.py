@@ -8,6 +8,8 @@
       `table` / `delete table` replace prelude).  The three alternate, so
       drift on a shared machine hits all alike.  Prints medians, fastest
       runs and the ratios init / nft; exits 1 if any run failed.
+  ratios.py wall RUNS LABEL -- INIT [ARG...]
+      The init's real start alone, RUNS times from an empty ruleset: median.
   ratios.py rss INIT [ARG...]
       Runs the init as PID 1 of a new pid namespace (unshare --pid --fork)
       with the command given (it should sleep), waits until the init has
@@ -62,6 +64,19 @@ def time_cmd(args):
     print(f"{label}: init {med['init']:.2f} ms; "
           f"init / nft -f dump = {med['init'] / med['nft -f dump']:.2f}; "
           f"init / nft -f without prelude = {med['init'] / med['nft -f without prelude']:.2f}")
+    return 1 if failed else 0
+
+
+def wall_cmd(args):
+    runs, label, init = int(args[0]), args[1], args[3:]
+    times, failed = [], 0
+    for _ in range(runs):
+        flush()
+        ms, rc = spawn_wait(init)
+        times.append(ms)
+        failed += rc != 0
+    flush()
+    print(f"{label}: init median {statistics.median(times):.2f} ms, fastest {min(times):.2f} ms ({runs} runs)")
     return 1 if failed else 0
 
 
@@ -127,6 +142,8 @@ def rss_cmd(args):
 def main():
     if len(sys.argv) > 6 and sys.argv[1] == "time" and sys.argv[6] == "--":
         sys.exit(time_cmd(sys.argv[2:]))
+    if len(sys.argv) > 5 and sys.argv[1] == "wall" and sys.argv[4] == "--":
+        sys.exit(wall_cmd(sys.argv[2:]))
     if len(sys.argv) > 2 and sys.argv[1] == "rss":
         sys.exit(rss_cmd(sys.argv[2:]))
     sys.exit(__doc__)

@@ -4,6 +4,8 @@
 --listen ADDR:PORT      serve UDP and TCP there (repeatable)
 --name NAME=A[,A...]    answer A queries for NAME with these IPv4 addresses
 --max-seconds N         exit after N seconds (default 120)
+--delay-ms N            answer each query N ms late, as a distant resolver
+                        does (queries are served concurrently)
 
 Known names get their A records (and an empty NOERROR answer for other
 types); unknown names get NXDOMAIN.  Every query is logged to stderr as
@@ -16,8 +18,10 @@ import socketserver
 import struct
 import sys
 import threading
+import time
 
 NAMES = {}
+DELAY = 0.0
 
 
 def parse_question(msg):
@@ -60,6 +64,8 @@ def answer(msg):
 class Udp(socketserver.BaseRequestHandler):
     def handle(self):
         data, sock = self.request
+        if DELAY:
+            time.sleep(DELAY)
         reply = answer(data)
         if reply:
             sock.sendto(reply, self.client_address)
@@ -79,7 +85,10 @@ def main():
     ap.add_argument("--listen", action="append", required=True)
     ap.add_argument("--name", action="append", default=[])
     ap.add_argument("--max-seconds", type=float, default=120)
+    ap.add_argument("--delay-ms", type=float, default=0)
     args = ap.parse_args()
+    global DELAY
+    DELAY = args.delay_ms / 1000
     for spec in args.name:
         name, _, addrs = spec.partition("=")
         NAMES[name.lower().rstrip(".")] = [a for a in addrs.split(",") if a]
