@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,6 +47,7 @@ static void write_record(int fd, const struct record *r)
  * one until none is left, and writes its answer as one record. */
 #define LOOKUP_PARALLEL 15              /* threads besides the child's own */
 #define LOOKUP_THREAD_STACK (256 * 1024)
+#define LOOKUP_FAST_US 2000             /* an answer from a cache or the host */
 
 struct workers {
 	int fd;
@@ -56,22 +58,43 @@ struct workers {
 	atomic_size_t next;
 };
 
+/* Resolves the next name; false when none is left. */
+static bool resolve_next(struct workers *w)
+{
+	size_t i = atomic_fetch_add(&w->next, 1);
+	struct record r;
+	size_t got;
+
+	if (i >= w->n)
+		return false;
+	memset(&r, 0, sizeof(r));
+	r.index = (uint32_t)i;
+	got = w->fn(w->names[i], r.addrs, LOOKUP_MAX_ADDRS, w->ctx);
+	r.n = (uint32_t)(got > LOOKUP_MAX_ADDRS ? LOOKUP_MAX_ADDRS : got);
+	write_record(w->fd, &r);  /* one write below PIPE_BUF: never interleaved */
+	return true;
+}
+
 static void *resolve_some(void *arg)
 {
-	struct workers *w = arg;
+	while (resolve_next(arg))
+		;
+	return NULL;
+}
 
+/* Resolves names while each answer comes within LOOKUP_FAST_US; true when
+ * one did not and names are left. */
+static bool resolve_while_fast(struct workers *w)
+{
 	for (;;) {
-		size_t i = atomic_fetch_add(&w->next, 1);
-		struct record r;
-		size_t got;
+		struct timespec a, b;
 
-		if (i >= w->n)
-			return NULL;
-		memset(&r, 0, sizeof(r));
-		r.index = (uint32_t)i;
-		got = w->fn(w->names[i], r.addrs, LOOKUP_MAX_ADDRS, w->ctx);
-		r.n = (uint32_t)(got > LOOKUP_MAX_ADDRS ? LOOKUP_MAX_ADDRS : got);
-		write_record(w->fd, &r);  /* one write below PIPE_BUF: never interleaved */
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		if (!resolve_next(w))
+			return false;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		if ((b.tv_sec - a.tv_sec) * 1000000L + (b.tv_nsec - a.tv_nsec) / 1000 > LOOKUP_FAST_US)
+			return atomic_load(&w->next) < w->n;
 	}
 }
 
@@ -97,17 +120,21 @@ static void child(int fd, lookup_fn fn, void *ctx, const struct lookup_isolation
 		pthread_attr_t attr;
 		size_t started = 0;
 
-		/* The other names' queries are in flight while one waits for its
-		 * answer: the start pays about one round trip, not one per name.
-		 * A thread that cannot start leaves its share to the others. */
-		if (pthread_attr_init(&attr) == 0) {
+		/* One name after the other while the resolver answers at once (a
+		 * cache in the container: threads would cost more than they save);
+		 * once one answer is slow, the rest resolve at once, so a distant
+		 * resolver costs about two round trips, not one per name.  A
+		 * thread that cannot start leaves its share to the others. */
+		if (resolve_while_fast(&w) && pthread_attr_init(&attr) == 0) {
+			size_t left = n - atomic_load(&w.next);  /* this thread takes one of them */
+
 			pthread_attr_setstacksize(&attr, LOOKUP_THREAD_STACK);
-			while (started + 1 < n && started < LOOKUP_PARALLEL &&
+			while (started < LOOKUP_PARALLEL && started + 1 < left &&
 			       pthread_create(&tid[started], &attr, resolve_some, &w) == 0)
 				started++;
 			pthread_attr_destroy(&attr);
+			resolve_some(&w);
 		}
-		resolve_some(&w);
 		for (size_t i = 0; i < started; i++)
 			pthread_join(tid[i], NULL);
 	}

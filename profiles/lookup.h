@@ -1,8 +1,9 @@
 /* Resolving the profile's names with a bound on the total time.
  *
  * getaddrinfo has no timeout, and one dead nameserver can stall it for
- * (timeout x attempts) per name.  The names are resolved at once, by up to
- * 16 threads of a child process that reports each answer through a pipe; the parent
+ * (timeout x attempts) per name.  The names are resolved one after the
+ * other while answers come fast, then the rest at once (up to 16 threads),
+ * in a child process that reports each answer through a pipe; the parent
  * waits until every name is answered or the deadline passes, then kills and
  * reaps the child.  Nothing is left behind: no thread that keeps running
  * with the init's privileges, no process. */
