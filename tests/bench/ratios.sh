@@ -102,8 +102,9 @@ ok "provider (target: <= 0.3 of nft -f dump)" [ $? -eq 0 ]
 echo "$out"
 
 # The same start against a resolver 20 ms away (the tests' DNS responder,
-# answering concurrently): the names resolve at once, so the start pays
-# about one round trip, where one after the other it would pay eleven.
+# answering concurrently): after the first slow answer the other names
+# resolve at once, so the start pays about two round trips, where one after
+# the other it would pay eleven.
 topo_spawn "$NS" python3 "$HERE/../profiles/dns_server.py" --max-seconds 600 --listen 127.0.0.2:53 \
 	--delay-ms 20 $names 2>/dev/null
 topo_wait_tcp "$NS" 127.0.0.2 53 || exit 1
