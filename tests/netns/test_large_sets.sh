@@ -36,6 +36,24 @@ ok "the 50000 ranges are split into $nsets sets of at most 4096 ($1 sets, larges
 	[ "$1" = "$nsets" ] && [ "$1" -gt 1 ] && [ "$3" -le 4096 ]
 ok "one accept rule per set ($4 rules for $1 sets)" [ "$4" = "$1" ]
 
+# The readback of many sets reads them two at a time (a second reader on
+# its own socket takes the even-numbered names): a change in a set of
+# either reader is caught, and the start's line names that set.
+ok "the readback of the 50000 ranges accepts them as sent" ip netns exec "$NS" "$TOOL" 50000 verify
+elem() {  # elem SET: the first element of SET, as nft prints it
+	ip netns exec "$NS" nft -j list set inet cli_sandbox "$1" |
+		python3 -c 'import json,sys; e=[x for x in json.load(sys.stdin)["nftables"] if "set" in x][0]["set"]["elem"][0]; print(e["prefix"]["addr"] + "/" + str(e["prefix"]["len"]) if isinstance(e, dict) and "prefix" in e else e["range"][0] + "-" + e["range"][1] if isinstance(e, dict) else e)'
+}
+for set in allow_tcp_443_2 allow_tcp_443_3; do
+	e=$(elem "$set")
+	ip netns exec "$NS" nft delete element inet cli_sandbox "$set" "{ $e }"
+	ip netns exec "$NS" "$TOOL" 50000 verify 2> "$TOPO_DIR/verify.err"
+	ok "an element missing from $set ($e) is refused" [ $? -ne 0 ]
+	ok "... and the line names $set" grep -q "set $set is missing elements" "$TOPO_DIR/verify.err"
+	ip netns exec "$NS" nft add element inet cli_sandbox "$set" "{ $e }"
+done
+ok "put back, the readback accepts them again" ip netns exec "$NS" "$TOOL" 50000 verify
+
 # Real packets: the interactive profile with one range file of 6,000
 # non-adjacent single addresses in 1.0.0.0/8 (never sent to) and
 # 198.51.100.2, which sorts after them, into the second set.
