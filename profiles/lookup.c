@@ -133,8 +133,8 @@ static void child(int fd, lookup_fn fn, void *ctx, const struct lookup_isolation
 			       pthread_create(&tid[started], &attr, resolve_some, &w) == 0)
 				started++;
 			pthread_attr_destroy(&attr);
-			resolve_some(&w);
 		}
+		resolve_some(&w);  /* whatever is left, threads or none */
 		for (size_t i = 0; i < started; i++)
 			pthread_join(tid[i], NULL);
 	}
