@@ -178,28 +178,45 @@ bool nflog_parse_packet(const uint8_t *p, size_t len, struct nflog_event *ev)
 	return false;
 }
 
-/* One NFULNL_MSG_PACKET: its payload and, when present, the socket's uid. */
+/* One NFULNL_MSG_PACKET: its payload and, when present, the socket's uid.
+ * The attributes are walked by hand, inside nlmsg_len: libmnl's walk ends
+ * at the aligned length, so an attribute of a last, unaligned message could
+ * reach up to 3 bytes past the datagram (the fuzzer found it). */
 static bool parse_message(const struct nlmsghdr *nlh, struct nflog_event *ev)
 {
-	const struct nlattr *a;
-	const struct nlattr *payload = NULL, *uid = NULL;
+	const uint8_t *base = (const uint8_t *)nlh;
+	const uint8_t *payload = NULL;
+	size_t payload_len = 0, off = MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct nfgenmsg));
+	size_t end = nlh->nlmsg_len;
+	uint32_t uid = 0;
+	bool has_uid = false;
 
-	if (nlh->nlmsg_type != ((NFNL_SUBSYS_ULOG << 8) | NFULNL_MSG_PACKET) ||
-	    nlh->nlmsg_len < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct nfgenmsg)))
+	if (nlh->nlmsg_type != ((NFNL_SUBSYS_ULOG << 8) | NFULNL_MSG_PACKET) || end < off)
 		return false;
-	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
-		uint16_t type = mnl_attr_get_type(a);
+	while (end - off >= sizeof(struct nlattr)) {
+		struct nlattr a;
+		size_t alen;
 
-		if (type == NFULA_PAYLOAD)
-			payload = a;
-		else if (type == NFULA_UID && mnl_attr_get_payload_len(a) == 4)
-			uid = a;
+		memcpy(&a, base + off, sizeof(a));
+		alen = a.nla_len;
+		if (alen < sizeof(a) || alen > end - off)
+			break;
+		if ((a.nla_type & NLA_TYPE_MASK) == NFULA_PAYLOAD) {
+			payload = base + off + sizeof(a);
+			payload_len = alen - sizeof(a);
+		} else if ((a.nla_type & NLA_TYPE_MASK) == NFULA_UID && alen == sizeof(a) + 4) {
+			memcpy(&uid, base + off + sizeof(a), 4);
+			has_uid = true;
+		}
+		if (MNL_ALIGN(alen) >= end - off)
+			break;
+		off += MNL_ALIGN(alen);
 	}
-	if (!payload || !nflog_parse_packet(mnl_attr_get_payload(payload), mnl_attr_get_payload_len(payload), ev))
+	if (!payload || !nflog_parse_packet(payload, payload_len, ev))
 		return false;
-	if (uid) {
+	if (has_uid) {
 		ev->has_uid = true;
-		ev->uid = ntohl(mnl_attr_get_u32(uid));
+		ev->uid = ntohl(uid);
 	}
 	return true;
 }
