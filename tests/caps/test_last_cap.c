@@ -16,7 +16,7 @@
 #include "check.h"
 
 /* In a child: the value and errno caps_last_cap() gives under the filter. */
-static int under_filter(unsigned long from, int *got, int *got_errno)
+static int under_filter(unsigned long from, int refusal, int *got, int *got_errno)
 {
 	int fds[2], st, res[2] = { 0, 0 };
 	pid_t pid;
@@ -29,7 +29,7 @@ static int under_filter(unsigned long from, int *got, int *got_errno)
 
 		close(fds[0]);
 		if (!ctx || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-		    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 2,
+		    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(refusal), SCMP_SYS(prctl), 2,
 				     SCMP_A0(SCMP_CMP_EQ, PR_CAPBSET_READ, 0), SCMP_A1(SCMP_CMP_GE, from, 0)) != 0 ||
 		    seccomp_load(ctx) != 0)
 			_exit(2);
@@ -49,21 +49,43 @@ static int under_filter(unsigned long from, int *got, int *got_errno)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
+/* The kernel's own figure, where /proc is mounted; -1 otherwise. */
+static int kernel_last_cap(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "r");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
 int main(void)
 {
 	int last, e, probed;
 
 	/* The filtered children first: each is forked before this process has
 	 * probed, so each probes for itself, under its filter. */
-	CHECK(under_filter(5, &last, &e) == 0, "the filtered child ran");
+	CHECK(under_filter(5, EPERM, &last, &e) == 0, "the filtered child ran");
 	CHECK(last == -1 && e == EPERM, "EPERM from capability 5 is an error, not the end (got %d, errno %d)", last, e);
-	CHECK(under_filter(0, &last, &e) == 0, "the filtered child ran");
+	CHECK(under_filter(0, EPERM, &last, &e) == 0, "the filtered child ran");
 	CHECK(last == -1 && e == EPERM, "EPERM on capability 0 is an error (got %d, errno %d)", last, e);
+	/* The bisection lands on the boundary wherever it is. */
+	for (unsigned long from = 1; from < 64; from += 9) {
+		CHECK(under_filter(from, EINVAL, &last, &e) == 0, "the filtered child ran");
+		CHECK(last == (int)from - 1 || (last == kernel_last_cap() && (int)from > last),
+		      "EINVAL from capability %lu: the list ends at %lu (got %d)", from, from - 1, last);
+	}
 	probed = caps_last_cap();
 	CHECK(probed >= CAP_SETPCAP, "without a filter the list reaches CAP_SETPCAP (%d)", probed);
+	CHECK(kernel_last_cap() < 0 || probed == kernel_last_cap(),
+	      "the probe agrees with /proc/sys/kernel/cap_last_cap (%d, %d)", probed, kernel_last_cap());
 	/* Once probed, the answer is kept: a child that can read no capability
 	 * at all still gets it, because it makes no PR_CAPBSET_READ call. */
-	CHECK(under_filter(0, &last, &e) == 0, "the filtered child ran");
+	CHECK(under_filter(0, EPERM, &last, &e) == 0, "the filtered child ran");
 	CHECK(last == probed, "the probe runs once per process: a later call is answered from the first (got %d, want %d)", last, probed);
 	return check_done("test_last_cap");
 }
