@@ -156,6 +156,14 @@ static scmp_filter_ctx build(bool allow_userns, int *rc, const char **what)
 	}
 	*what = "the bad-architecture action";
 	*rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+	/* A binary tree of system-call numbers instead of a chain: the
+	 * kernel emulates the filter for every number of both architectures
+	 * when it is installed (its allow cache), and every call it cannot
+	 * cache runs it; measured 44 -> 41 us per install here. */
+	if (*rc == 0) {
+		*what = "the binary-tree optimization";
+		*rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	}
 	if (*rc == 0) {
 		*what = "the address-family rules";
 		*rc = deny_families(ctx);
