@@ -48,19 +48,18 @@ int firewall_apply_seen(struct mnl_socket *nl, const struct nf_ruleset *rs, bool
 
 static int apply_once(struct mnl_socket *nl, const struct nf_ruleset *rs, struct cs_error *err)
 {
-	struct nl_query q;
-	uint32_t genid = 0;
-	bool exists = true;
-	int attempts, rc = -1;
+	int attempts;
 
-	/* A fresh network namespace has no table yet: then the batch deletes
-	 * nothing, and closing the socket pays no RCU grace period. */
-	if (nl_query_init(&q, nl, err) == 0) {
-		if (nl_query_table_exists(&q, rs->table, &exists, &genid, err) == 0)
-			rc = firewall_apply_seen(nl, rs, exists, genid, &attempts, err);
-		nl_query_fini(&q);
-	}
-	return rc;
+	/* Optimistic: a start normally meets a fresh network namespace, where
+	 * the table does not exist yet, so the first batch only creates it
+	 * (exclusively: NLM_F_EXCL), deletes nothing, and closing the socket
+	 * pays no RCU grace period.  No generation check is needed for that:
+	 * whatever else changed, the exclusive create either makes the table
+	 * or is refused with EEXIST.  A restart meets the table: EEXIST, then
+	 * one look (generation and table) and the replacing batch, checked
+	 * against that generation.  Asking first would cost every fresh start
+	 * two round trips to save a restart one refused batch. */
+	return firewall_apply_seen(nl, rs, false, 0, &attempts, err);
 }
 
 /* A view of rs without its log rules: its own chains and rule arrays, the
