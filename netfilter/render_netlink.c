@@ -109,9 +109,25 @@ static int match_ip_prefix(struct nftnl_rule *r, uint32_t offset, struct nf_pref
 	       put(r, bitwise(&mask, &zero, 4)) || put(r, cmp(NFT_CMP_EQ, &addr, 4));
 }
 
+/* The index of an interface named in the ruleset.  The last answer is
+ * kept: the managed ruleset names "lo" twice, and each if_nametoindex costs
+ * a socket, an ioctl and a close.  An index cannot change under the same
+ * name while a start renders (only a privileged rename or delete could). */
+static uint32_t interface_index(const char *name)
+{
+	static char last_name[IF_NAMESIZE];
+	static uint32_t last_index;
+
+	if (last_index == 0 || strncmp(name, last_name, sizeof(last_name)) != 0) {
+		last_index = if_nametoindex(name);
+		snprintf(last_name, sizeof(last_name), "%s", name);
+	}
+	return last_index;
+}
+
 static int match_ifindex(struct nftnl_rule *r, uint32_t key, const char *name)
 {
-	uint32_t index = if_nametoindex(name);
+	uint32_t index = interface_index(name);
 
 	return index == 0 || put(r, meta(key)) || put(r, cmp(NFT_CMP_EQ, &index, 4)) ? -1 : 0;
 }
