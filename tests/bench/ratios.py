@@ -8,8 +8,9 @@
       `table` / `delete table` replace prelude).  The three alternate, so
       drift on a shared machine hits all alike.  Prints medians, fastest
       runs and the ratios init / nft; exits 1 if any run failed.
-  ratios.py wall RUNS LABEL -- INIT [ARG...]
-      The init's real start alone, RUNS times from an empty ruleset: median.
+  ratios.py wall RUNS LABEL -- CMD [ARG...]
+      One command alone (the init's real start, or a reference), RUNS
+      times from an empty ruleset: median and fastest.
   ratios.py rss INIT [ARG...]
       Runs the init as PID 1 of a new pid namespace (unshare --pid --fork)
       with the command given (it should sleep), waits until the init has
@@ -76,7 +77,7 @@ def wall_cmd(args):
         times.append(ms)
         failed += rc != 0
     flush()
-    print(f"{label}: init median {statistics.median(times):.2f} ms, fastest {min(times):.2f} ms ({runs} runs)")
+    print(f"{label}: median {statistics.median(times):.2f} ms, fastest {min(times):.2f} ms ({runs} runs)")
     return 1 if failed else 0
 
 

@@ -43,6 +43,16 @@ out=$(env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin CLI_SANDBOX_USER=nobody $M \
 	$T time "$RUNS" managed "$D/managed.nft" "$D/managed-bare.nft" -- "$INIT" -- true)
 ok "managed (targets: <= 0.15 of nft -f dump, <= 0.60 without prelude)" [ $? -eq 0 ]
 echo "$out"
+# What a managed start cannot go below, timed the same way: two process
+# starts that `nft -f` does not pay both of, the init's own (--version:
+# glibc's start, no work) and the command's (true), before the kernel's
+# commit, which both pay alike.
+out=$($T wall "$RUNS" "managed floor: the init's own start (--version)" -- "$INIT" --version)
+ok "managed floor: the init's own start" [ $? -eq 0 ]
+echo "$out"
+out=$($T wall "$RUNS" "managed floor: the command alone (true)" -- true)
+ok "managed floor: the command alone" [ $? -eq 0 ]
+echo "$out"
 
 # 50k CIDRs
 mkdir -m 755 "$D/big"
