@@ -151,6 +151,8 @@ static int build_policy(struct pipeline *pl, enum mode mode, struct cs_error *er
 	struct policy_env penv = { .resolve = mode == MODE_CHECK || mode == MODE_VERIFY_ONLY ? NULL : resolver_getaddrinfo,
 				   .isolation = { isolate_resolver, &pl->user },
 				   .resolv_conf = "/etc/resolv.conf",
+				   .nsswitch_conf = "/etc/nsswitch.conf",
+				   .hosts = "/etc/hosts",
 				   .route_table = "/proc/net/route",
 				   .command = pl->command.argv[0] };
 

@@ -14,6 +14,7 @@
 
 #include "base/trusted_path.h"
 #include "profiles/allow.h"
+#include "profiles/dns_stub.h"
 #include "profiles/lookup.h"
 #include "profiles/netinfo.h"
 #include "profiles/profile.h"
@@ -140,13 +141,20 @@ static int collect_names(struct build *b)
 static int resolve_names(struct build *b)
 {
 	char a[IPV4_TEXT_MAX];
+	struct dns_stub stub;
+	struct lookup_batch batch = { dns_stub_batch, &stub };
 
 	if (!b->env->resolve || b->n_names == 0)
 		return 0;
 	b->answers = calloc(b->n_names, sizeof(*b->answers));
 	if (!b->answers)
 		return oom(b);
-	if (lookup_all(b->env->resolve, b->env->resolve_ctx, &b->env->isolation, b->names, b->n_names,
+	/* The fast path asks the first nameserver the firewall will allow. */
+	stub = (struct dns_stub){ .nameserver = b->p->n_resolvers ? b->p->resolvers[0] : 0,
+				  .resolv_conf = b->env->resolv_conf, .nsswitch_conf = b->env->nsswitch_conf,
+				  .hosts = b->env->hosts };
+	if (lookup_all(b->env->resolve, b->env->resolve_ctx, &b->env->isolation,
+		       b->env->nsswitch_conf && b->env->hosts ? &batch : NULL, b->names, b->n_names,
 		       LOOKUP_TIMEOUT_MS, b->answers, b->err))
 		return -1;
 	for (size_t i = 0; i < b->n_names; i++) {

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -54,19 +55,21 @@ struct workers {
 	lookup_fn fn;
 	void *ctx;
 	const char *const *names;
-	size_t n;
+	const size_t *todo;         /* the indexes of the names left to resolve */
+	size_t n;                   /* how many */
 	atomic_size_t next;
 };
 
 /* Resolves the next name; false when none is left. */
 static bool resolve_next(struct workers *w)
 {
-	size_t i = atomic_fetch_add(&w->next, 1);
+	size_t k = atomic_fetch_add(&w->next, 1), i;
 	struct record r;
 	size_t got;
 
-	if (i >= w->n)
+	if (k >= w->n)
 		return false;
+	i = w->todo[k];
 	memset(&r, 0, sizeof(r));
 	r.index = (uint32_t)i;
 	got = w->fn(w->names[i], r.addrs, LOOKUP_MAX_ADDRS, w->ctx);
@@ -100,9 +103,37 @@ static bool resolve_while_fast(struct workers *w)
 
 /* glibc parses answers from the network here, so the child first sheds
  * every privilege (iso); if it cannot, it resolves nothing and says why. */
-static void child(int fd, lookup_fn fn, void *ctx, const struct lookup_isolation *iso,
-		  const char *const *names, size_t n)
+/* The batch pass: its answers go out at once; *left names remain, their
+ * indexes in todo. */
+static void run_batch(int fd, const struct lookup_batch *batch, const char *const *names, size_t n,
+		      size_t *todo, size_t *left)
 {
+	struct lookup_result *pre = batch && batch->fn ? calloc(n, sizeof(*pre)) : NULL;
+
+	*left = 0;
+	if (pre)
+		batch->fn(names, n, pre, batch->ctx);
+	for (size_t i = 0; i < n; i++) {
+		struct record r;
+
+		if (!pre || !pre[i].answered || pre[i].n == 0 || pre[i].n > LOOKUP_MAX_ADDRS) {
+			todo[(*left)++] = i;
+			continue;
+		}
+		memset(&r, 0, sizeof(r));
+		r.index = (uint32_t)i;
+		r.n = (uint32_t)pre[i].n;
+		memcpy(r.addrs, pre[i].addrs, pre[i].n * sizeof(uint32_t));
+		write_record(fd, &r);
+	}
+	free(pre);
+}
+
+static void child(int fd, lookup_fn fn, void *ctx, const struct lookup_isolation *iso,
+		  const struct lookup_batch *batch, const char *const *names, size_t n)
+{
+	size_t *todo, left;
+
 	if (iso && iso->fn) {
 		struct cs_error e = { 0 };
 
@@ -114,8 +145,12 @@ static void child(int fd, lookup_fn fn, void *ctx, const struct lookup_isolation
 			_exit(CS_EXIT_OSERR);
 		}
 	}
+	todo = malloc(n * sizeof(*todo));
+	if (!todo)
+		_exit(1);  /* the parent warns that the names went unanswered */
+	run_batch(fd, batch, names, n, todo, &left);
 	{
-		struct workers w = { .fd = fd, .fn = fn, .ctx = ctx, .names = names, .n = n };
+		struct workers w = { .fd = fd, .fn = fn, .ctx = ctx, .names = names, .todo = todo, .n = left };
 		pthread_t tid[LOOKUP_PARALLEL];
 		pthread_attr_t attr;
 		size_t started = 0;
@@ -126,10 +161,10 @@ static void child(int fd, lookup_fn fn, void *ctx, const struct lookup_isolation
 		 * resolver costs about two round trips, not one per name.  A
 		 * thread that cannot start leaves its share to the others. */
 		if (resolve_while_fast(&w) && pthread_attr_init(&attr) == 0) {
-			size_t left = n - atomic_load(&w.next);  /* this thread takes one of them */
+			size_t rest = left - atomic_load(&w.next);  /* this thread takes one of them */
 
 			pthread_attr_setstacksize(&attr, LOOKUP_THREAD_STACK);
-			while (started < LOOKUP_PARALLEL && started + 1 < left &&
+			while (started < LOOKUP_PARALLEL && started + 1 < rest &&
 			       pthread_create(&tid[started], &attr, resolve_some, &w) == 0)
 				started++;
 			pthread_attr_destroy(&attr);
@@ -188,7 +223,7 @@ static void collect(int fd, size_t n, int64_t deadline, struct lookup_result *re
 	}
 }
 
-int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso,
+int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso, const struct lookup_batch *batch,
 	       const char *const *names, size_t n, unsigned timeout_ms,
 	       struct lookup_result *results, struct cs_error *err)
 {
@@ -211,7 +246,7 @@ int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso,
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		child(fds[1], fn, ctx, iso, names, n);
+		child(fds[1], fn, ctx, iso, batch, names, n);
 	}
 	close(fds[1]);
 	collect(fds[0], n, deadline, results, why, sizeof(why));

@@ -1,8 +1,9 @@
 /* Resolving the profile's names with a bound on the total time.
  *
  * getaddrinfo has no timeout, and one dead nameserver can stall it for
- * (timeout x attempts) per name.  The names are resolved one after the
- * other while answers come fast, then the rest at once (up to 16 threads),
+ * (timeout x attempts) per name.  A batch pass may answer names first, all
+ * at once; the others are resolved one after the other while answers come
+ * fast, then the rest at once (up to 16 threads),
  * in a child process that reports each answer through a pipe; the parent
  * waits until every name is answered or the deadline passes, then kills and
  * reaps the child.  Nothing is left behind: no thread that keeps running
@@ -36,10 +37,20 @@ struct lookup_result {
 	uint32_t addrs[LOOKUP_MAX_ADDRS];
 };
 
-/* Resolves names[0..n) with fn in a child isolated by iso (NULL: as is),
- * all within timeout_ms.  0, or -1 with err (71) when the resolver process
- * cannot be started or cannot be isolated. */
-int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso,
+/* A first pass over all the names at once, in the child after the
+ * isolation (profiles/dns_stub.h): fn sets out[i].answered, with the
+ * addresses, for every name it resolved; fn of lookup_all resolves the
+ * others. */
+struct lookup_batch {
+	void (*fn)(const char *const *names, size_t n, struct lookup_result *out, void *ctx);
+	void *ctx;
+};
+
+/* Resolves names[0..n) in a child isolated by iso (NULL: as is): with batch
+ * first where one is given (NULL: none), then with fn, all within
+ * timeout_ms.  0, or -1 with err (71) when the resolver process cannot be
+ * started or cannot be isolated. */
+int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso, const struct lookup_batch *batch,
 	       const char *const *names, size_t n, unsigned timeout_ms,
 	       struct lookup_result *results, struct cs_error *err);
 

@@ -57,6 +57,12 @@ struct policy_env {
 	uid_t trusted_uid;
 	const char *resolv_conf;   /* path of resolv.conf */
 	const char *route_table;   /* path of /proc/net/route */
+	/* The fast path of name resolution (profiles/dns_stub.h), asked first
+	 * when both are set: every name at once to the first nameserver of
+	 * resolv_conf, where glibc would ask the same first.  NULL: resolve
+	 * only does it. */
+	const char *nsswitch_conf; /* path of nsswitch.conf */
+	const char *hosts;         /* path of the hosts file */
 	/* The command about to run, as given (e.g. "claude" or
 	 * "/usr/local/bin/codex"): the interactive profile allows the names of
 	 * the CLI with that basename.  NULL: those of every CLI in the profile. */

@@ -9,7 +9,9 @@
 
 Known names get their A records (and an empty NOERROR answer for other
 types); unknown names get NXDOMAIN.  Every query is logged to stderr as
-"query NAME TYPE", so a test can tell whether a query arrived at all.
+"query NAME TYPE", so a test can tell whether a query arrived at all, and
+then as "client NAME TYPE PORT" with the asking socket's port, so a test can
+tell which queries came from one socket.
 """
 import argparse
 import signal
@@ -44,12 +46,12 @@ def parse_question(msg):
     return qid, flags, ".".join(labels), qtype, i + 5
 
 
-def answer(msg):
+def answer(msg, port):
     q = parse_question(msg)
     if not q:
         return None
     qid, flags, name, qtype, end = q
-    print(f"query {name} {qtype}", file=sys.stderr, flush=True)
+    print(f"query {name} {qtype}\nclient {name} {qtype} {port}", file=sys.stderr, flush=True)
     addrs = NAMES.get(name)
     rcode = 0 if addrs is not None else 3  # NXDOMAIN
     records = addrs if (addrs and qtype == 1) else []
@@ -66,7 +68,7 @@ class Udp(socketserver.BaseRequestHandler):
         data, sock = self.request
         if DELAY:
             time.sleep(DELAY)
-        reply = answer(data)
+        reply = answer(data, self.client_address[1])
         if reply:
             sock.sendto(reply, self.client_address)
 
@@ -75,7 +77,7 @@ class Tcp(socketserver.StreamRequestHandler):
     def handle(self):
         n = self.rfile.read(2)
         if len(n) == 2:
-            reply = answer(self.rfile.read(struct.unpack("!H", n)[0]))
+            reply = answer(self.rfile.read(struct.unpack("!H", n)[0]), self.client_address[1])
             if reply:
                 self.wfile.write(struct.pack("!H", len(reply)) + reply)
 

@@ -70,7 +70,7 @@ int main(void)
 	const char *names[] = { "api.test", "none.test", "many.test", "slow.test" };
 	double t0;
 
-	CHECK(lookup_all(fake, NULL, NULL, names, 3, 5000, r, &err) == 0, "%s", err.msg);
+	CHECK(lookup_all(fake, NULL, NULL, NULL, names, 3, 5000, r, &err) == 0, "%s", err.msg);
 	CHECK(r[0].answered && r[0].n == 2 && r[0].addrs[0] == A(192, 0, 2, 10) && r[0].addrs[1] == A(192, 0, 2, 11), "api.test");
 	CHECK(r[1].answered && r[1].n == 0, "none.test answered, no address");
 	CHECK(r[2].answered && r[2].n == LOOKUP_MAX_ADDRS && r[2].addrs[LOOKUP_MAX_ADDRS - 1] == A(198, 51, 100, 31),
@@ -79,7 +79,7 @@ int main(void)
 
 	/* a resolver that hangs: the total time is bounded, the earlier answers stay */
 	t0 = now();
-	CHECK(lookup_all(fake, NULL, NULL, names, 4, 300, r, &err) == 0, "%s", err.msg);
+	CHECK(lookup_all(fake, NULL, NULL, NULL, names, 4, 300, r, &err) == 0, "%s", err.msg);
 	CHECK(now() - t0 < 2.0, "deadline kept: %.2f s", now() - t0);
 	CHECK(r[0].answered && r[0].n == 2 && r[2].answered && !r[3].answered, "slow.test cut off");
 	CHECK(no_children(), "slow resolver killed and reaped");
@@ -88,7 +88,7 @@ int main(void)
 	const char *crash[] = { "api.test", "crash.test", "none.test" };
 
 	t0 = now();
-	CHECK(lookup_all(fake, NULL, NULL, crash, 3, 5000, r, &err) == 0, "%s", err.msg);
+	CHECK(lookup_all(fake, NULL, NULL, NULL, crash, 3, 5000, r, &err) == 0, "%s", err.msg);
 	CHECK(now() - t0 < 2.0, "a crash ends the wait: %.2f s", now() - t0);
 	CHECK(!r[1].answered, "crash.test unanswered");
 	CHECK(no_children(), "crashed resolver reaped");
@@ -100,13 +100,13 @@ int main(void)
 		struct lookup_result m[5];
 		int met = 0;
 
-		CHECK(lookup_all(fake, NULL, NULL, meet, 5, 10000, m, &err) == 0, "%s", err.msg);
+		CHECK(lookup_all(fake, NULL, NULL, NULL, meet, 5, 10000, m, &err) == 0, "%s", err.msg);
 		for (int i = 1; i < 5; i++)
 			met += m[i].answered && m[i].n == 1;
 		CHECK(m[0].answered && met == 4, "after a slow answer the names resolve at the same time (%d of 4 met)", met);
 		CHECK(no_children(), "resolver reaped");
 	}
 
-	CHECK(lookup_all(fake, NULL, NULL, names, 0, 5000, r, &err) == 0 && no_children(), "no names: no process");
+	CHECK(lookup_all(fake, NULL, NULL, NULL, names, 0, 5000, r, &err) == 0 && no_children(), "no names: no process");
 	return check_done("profiles/lookup");
 }

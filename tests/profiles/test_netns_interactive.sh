@@ -75,8 +75,13 @@ run_init() {
 	done
 	shift
 	# shellcheck disable=SC2086  # $vars holds VAR=VALUE words without spaces
+	# (HOSTS_FILE and NSSWITCH_FILE, when set, replace /etc/hosts and
+	# /etc/nsswitch.conf in the same way)
 	ip netns exec "$ns" unshare --mount --propagation private \
-		sh -c 'mount --bind "$0" /etc/resolv.conf && exec "$@"' "$TOPO_DIR/resolv.conf" \
+		sh -c 'mount --bind "$0" /etc/resolv.conf &&
+			{ [ -z "$HOSTS_FILE" ] || mount --bind "$HOSTS_FILE" /etc/hosts; } &&
+			{ [ -z "$NSSWITCH_FILE" ] || mount --bind "$NSSWITCH_FILE" /etc/nsswitch.conf; } &&
+			exec "$@"' "$TOPO_DIR/resolv.conf" \
 		env -i PATH=/usr/local/bin:/usr/bin:/bin CLI_SANDBOX_USER=nobody ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} \
 		CLI_SANDBOX_EGRESS_PROFILE=interactive CLI_SANDBOX_PROFILE_DIR="$PROF" \
 		TASK_AGENT_MODEL_BASE_URL=http://model.test:8080 $vars "$INIT" "$@" > "$out" 2> "$out.err"
@@ -117,6 +122,43 @@ ok "--dry-run: SSH to the git range, from the range file" \
 	grep -q '^# allow tcp port 22 to 198.51.100.20  <- github-meta.json git (22)$' "$TOPO_DIR/dry"
 ok "the init asked our nameserver (the bind-mounted resolv.conf)" grep -q '^query api.test 1$' "$TOPO_DIR/dns.log"
 ok "no table after a dry run" [ -z "$(ip netns exec "$NS_SBX" nft list ruleset)" ]
+
+# 2b. The resolver's fast path (profiles/dns_stub.h): every name asked at
+# once from one socket, where glibc asks each from a socket of its own; a
+# name the server does not know goes on to glibc; /etc/hosts and an
+# nsswitch.conf other than "files dns" keep glibc's way.
+ports_of() {  # ports_of NAME...: the distinct ports those names were asked from, since the mark
+	for n in "$@"; do
+		sed -n "$(($(cat "$TOPO_DIR/dns.mark") + 1)),\$p" "$TOPO_DIR/dns.log" | awk -v n="$n" '$1 == "client" && $2 == n { print $4 }'
+	done | sort -u | wc -l
+}
+mark() { wc -l < "$TOPO_DIR/dns.log" > "$TOPO_DIR/dns.mark"; }
+mark
+run_init "$NS_SBX" "$TOPO_DIR/fast" CLI_SANDBOX_ALLOW=unknown.test:443 -- --dry-run
+ok "fast path: the dry-run exits 0" [ $? -eq 0 ]
+ok "fast path: api.test and model.test were asked from one socket ($(ports_of api.test model.test) ports)" \
+	[ "$(ports_of api.test model.test)" -eq 1 ]
+ok "fast path: both resolved" sh -c "grep -q 'to 198.51.100.10  <- profile common: api.test\$' '$TOPO_DIR/fast' &&
+	grep -q 'to 198.51.100.2  <- model endpoint' '$TOPO_DIR/fast'"
+ok "fast path: a name the server does not know is asked again by glibc ($(ports_of unknown.test) ports)" \
+	[ "$(ports_of unknown.test)" -eq 2 ]
+ok "fast path: ... and glibc's answer stands: it does not resolve (a warning)" \
+	grep -q 'unknown.test (CLI_SANDBOX_ALLOW) does not resolve to an IPv4 address' "$TOPO_DIR/fast.err"
+printf '127.0.0.1 localhost\n198.51.100.11 api.test\n' > "$TOPO_DIR/hosts"
+chmod a+r "$TOPO_DIR/hosts"
+mark
+HOSTS_FILE="$TOPO_DIR/hosts" run_init "$NS_SBX" "$TOPO_DIR/hosts-dry" -- --dry-run
+ok "hosts file: api.test comes from /etc/hosts, as glibc answers it" \
+	grep -q '^# allow tcp port 443 to 198.51.100.11  <- profile common: api.test$' "$TOPO_DIR/hosts-dry"
+ok "hosts file: api.test was not asked over DNS" [ "$(ports_of api.test)" -eq 0 ]
+printf 'hosts: dns files\n' > "$TOPO_DIR/nsswitch.conf"
+chmod a+r "$TOPO_DIR/nsswitch.conf"
+mark
+NSSWITCH_FILE="$TOPO_DIR/nsswitch.conf" run_init "$NS_SBX" "$TOPO_DIR/nss-dry" -- --dry-run
+ok "nsswitch not 'files dns': the names still resolve" \
+	grep -q '^# allow tcp port 443 to 198.51.100.10  <- profile common: api.test$' "$TOPO_DIR/nss-dry"
+ok "nsswitch not 'files dns': glibc asked each name from its own socket" \
+	[ "$(ports_of api.test model.test)" -eq 2 ]
 
 # 3. A real start: the profile's names on their ports, DNS to resolv.conf's
 #    nameserver only, nothing else (the gateway's /24 included).
