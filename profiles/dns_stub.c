@@ -50,6 +50,14 @@ static char *slurp(const char *path, bool *missing)
 	return buf;
 }
 
+/* The line after this one, or NULL after the last. */
+static const char *next_line(const char *line)
+{
+	const char *nl = strchr(line, '\n');
+
+	return nl && nl[1] ? nl + 1 : NULL;
+}
+
 /* Next whitespace-separated word of a line, up to '#' or the line's end. */
 static const char *word(const char **p, size_t *len)
 {
@@ -71,7 +79,7 @@ static bool nsswitch_plain(const char *text)
 {
 	bool seen = false, plain = false;
 
-	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+	for (const char *line = text; line; line = next_line(line)) {
 		const char *p = line, *w;
 		size_t len;
 
@@ -97,7 +105,7 @@ static bool nsswitch_plain(const char *text)
 static bool resolv_options(const char *text, unsigned *ndots)
 {
 	*ndots = 1;
-	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+	for (const char *line = text; line; line = next_line(line)) {
 		const char *p = line, *w;
 		size_t len;
 
@@ -134,7 +142,7 @@ static bool same_word_nocase(const char *w, size_t len, const char *name)
  * for any address): then glibc answers from the file, so the name is its. */
 static bool in_hosts(const char *text, const char *name)
 {
-	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+	for (const char *line = text; line; line = next_line(line)) {
 		const char *p = line, *w;
 		size_t len;
 
