@@ -11,7 +11,6 @@
 #include <strings.h>
 #include <sys/random.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "profiles/dns_wire.h"
@@ -201,14 +200,6 @@ int dns_stub_applies(const struct dns_stub *s, const char *name)
 	return ok;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 struct pending {
 	size_t index;               /* into names */
 	uint16_t id;
@@ -238,7 +229,7 @@ static bool random_ids(struct pending *q, size_t n)
 
 static int open_socket(const struct dns_stub *s)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(s->port ? s->port : 53),
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(53),
 				  .sin_addr.s_addr = htonl(s->nameserver) };
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 
@@ -260,7 +251,7 @@ static void collect(int fd, const char *const *names, struct pending *q, size_t 
 	for (size_t i = 0; i < nq; i++)
 		left += !q[i].done;
 	while (left > 0) {
-		int64_t wait = deadline - now_ms();
+		int64_t wait = deadline - lookup_now_ms();
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		ssize_t got;
 		uint16_t id;
@@ -321,6 +312,6 @@ void dns_stub_batch(const char *const *names, size_t n, struct lookup_result *ou
 		if (send(fd, buf, len, 0) != (ssize_t)len)
 			q[i].done = true;  /* not sent: glibc asks */
 	}
-	collect(fd, names, q, nq, now_ms() + (s->wait_ms ? s->wait_ms : DNS_STUB_WAIT_MS), out);
+	collect(fd, names, q, nq, lookup_now_ms() + DNS_STUB_WAIT_MS, out);
 	close(fd);
 }

@@ -22,10 +22,8 @@
 #define DNS_STUB_WAIT_MS 1000   /* then whatever is unanswered goes to glibc */
 
 struct dns_stub {
-	uint32_t nameserver;        /* IPv4, host order; 0: no fast path */
-	uint16_t port;              /* 53; another only in tests */
+	uint32_t nameserver;        /* IPv4, host order, port 53; 0: no fast path */
 	const char *resolv_conf, *nsswitch_conf, *hosts;
-	unsigned wait_ms;
 };
 
 /* A lookup_batch function (ctx: a struct dns_stub): out[i].answered for

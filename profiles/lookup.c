@@ -25,7 +25,7 @@ struct record {
 };
 #define ISOLATION_FAILED UINT32_MAX
 
-static int64_t now_ms(void)
+int64_t lookup_now_ms(void)
 {
 	struct timespec ts;
 
@@ -187,7 +187,7 @@ static void collect(int fd, size_t n, int64_t deadline, struct lookup_result *re
 	size_t have = 0, answered = 0;
 
 	while (answered < n) {
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - lookup_now_ms();
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		ssize_t got;
 		int rc;
@@ -227,7 +227,7 @@ int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso, cons
 	       const char *const *names, size_t n, unsigned timeout_ms,
 	       struct lookup_result *results, struct cs_error *err)
 {
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = lookup_now_ms() + timeout_ms;
 	char why[sizeof(((struct record *)0)->why) + 1] = "";
 	int fds[2], status;
 	pid_t pid;

@@ -20,6 +20,9 @@
 #define LOOKUP_MAX_ADDRS 32         /* addresses kept per name */
 #define LOOKUP_TIMEOUT_MS 5000      /* for all names together */
 
+/* CLOCK_MONOTONIC in milliseconds: the deadlines here and in dns_stub.c. */
+int64_t lookup_now_ms(void);
+
 typedef size_t (*lookup_fn)(const char *name, uint32_t *addrs, size_t max, void *ctx);
 
 /* Run first in the resolver child, before any name is resolved: it drops

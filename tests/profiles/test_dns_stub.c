@@ -290,15 +290,11 @@ static void test_gate(void)
 	CHECK(dns_stub_applies(&s, "api.test") == 0, "LOCALDOMAIN set: glibc's");
 	unsetenv("LOCALDOMAIN");
 	CHECK(dns_stub_applies(&s, "api.test") == 1, "and back: ours");
-	for (int i = 0; i < 4; i++) {
-		static const char *const names[] = { "nsswitch", "resolv", "hosts", "" };
+	for (const char *const *f = (const char *const[]){ "nsswitch", "resolv", "hosts", NULL }; *f; f++) {
+		char p[256];
 
-		if (names[i][0]) {
-			char p[256];
-
-			snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
-			unlink(p);
-		}
+		snprintf(p, sizeof(p), "%s/%s", dir, *f);
+		unlink(p);
 	}
 	CHECK(rmdir(dir) == 0, "the temporary directory removed");
 }

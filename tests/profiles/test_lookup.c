@@ -1,5 +1,6 @@
-/* Bounded name resolution: every answer comes back to its name, the names
- * resolve at the same time, a slow resolver is cut off at the deadline, a
+/* Bounded name resolution: every answer comes back to its name, a batch
+ * pass answers first and the per-name resolver gets only what it left, the
+ * names resolve at the same time, a slow resolver is cut off at the deadline, a
  * crashing one costs only the names not answered yet, and no process is
  * left behind. */
 #include <errno.h>
@@ -48,6 +49,31 @@ static size_t fake(const char *name, uint32_t *addrs, size_t max, void *ctx)
 		return 2;
 	}
 	return 0;
+}
+
+/* A batch pass (as dns_stub_batch) that answers "api.test" and
+ * "batch.test" with its own addresses and leaves the rest. */
+static void batch_fn(const char *const *names, size_t n, struct lookup_result *out, void *ctx)
+{
+	(void)ctx;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], "api.test") == 0 || strcmp(names[i], "batch.test") == 0) {
+			out[i].answered = true;
+			out[i].n = 1;
+			out[i].addrs[0] = A(198, 51, 100, 77);
+		}
+}
+
+/* The per-name resolver of the batch test: it must never see a name the
+ * batch answered (it writes into a pipe the parent reads; the child's
+ * memory is its own). */
+static int asked_fd = -1;
+
+static size_t counting(const char *name, uint32_t *addrs, size_t max, void *ctx)
+{
+	if (asked_fd >= 0 && write(asked_fd, name, strlen(name) + 1) < 0)
+		return 0;
+	return fake(name, addrs, max, ctx);
 }
 
 static double now(void)
@@ -104,6 +130,30 @@ int main(void)
 		for (int i = 1; i < 5; i++)
 			met += m[i].answered && m[i].n == 1;
 		CHECK(m[0].answered && met == 4, "after a slow answer the names resolve at the same time (%d of 4 met)", met);
+		CHECK(no_children(), "resolver reaped");
+	}
+
+	/* the batch pass first: its answers stand, the rest go to the resolver */
+	{
+		const char *mixed[] = { "api.test", "none.test", "batch.test" };
+		struct lookup_batch batch = { batch_fn, NULL };
+		char asked[256] = "";
+		int fds[2];
+		ssize_t got;
+
+		CHECK(pipe(fds) == 0, "a pipe for the names the resolver saw");
+		asked_fd = fds[1];
+		CHECK(lookup_all(counting, NULL, NULL, &batch, mixed, 3, 5000, r, &err) == 0, "%s", err.msg);
+		close(fds[1]);
+		asked_fd = -1;
+		got = read(fds[0], asked, sizeof(asked) - 1);
+		close(fds[0]);
+		CHECK(r[0].answered && r[0].n == 1 && r[0].addrs[0] == A(198, 51, 100, 77),
+		      "api.test: the batch's answer, not the resolver's");
+		CHECK(r[2].answered && r[2].n == 1 && r[2].addrs[0] == A(198, 51, 100, 77), "batch.test: the batch's answer");
+		CHECK(r[1].answered && r[1].n == 0, "none.test: left to the resolver, which found nothing");
+		CHECK(got == (ssize_t)sizeof("none.test") && strcmp(asked, "none.test") == 0,
+		      "the resolver was asked none.test only (it saw %zd bytes: '%s')", got, asked);
 		CHECK(no_children(), "resolver reaped");
 	}
 
