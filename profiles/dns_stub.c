@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,18 +250,10 @@ static void collect(int fd, const char *const *names, struct pending *q, size_t 
 	for (size_t i = 0; i < nq; i++)
 		left += !q[i].done;
 	while (left > 0) {
-		int64_t wait = deadline - lookup_now_ms();
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		ssize_t got;
 		uint16_t id;
-		int rc;
 
-		if (wait <= 0)
-			return;
-		rc = poll(&pfd, 1, (int)wait);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc <= 0)
+		if (!lookup_readable(fd, deadline))
 			return;
 		got = recv(fd, msg, sizeof(msg), MSG_TRUNC);
 		if (got < 12 || (size_t)got > sizeof(msg) || !(msg[2] & 0x80))

@@ -176,6 +176,22 @@ static void child(int fd, lookup_fn fn, void *ctx, const struct lookup_isolation
 	_exit(0);
 }
 
+bool lookup_readable(int fd, int64_t deadline)
+{
+	for (;;) {
+		int64_t left = deadline - lookup_now_ms();
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int rc;
+
+		if (left <= 0)
+			return false;
+		rc = poll(&pfd, 1, (int)left);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		return rc > 0;
+	}
+}
+
 /* Reads records until all n are in, the pipe closes or the deadline passes. */
 static void collect(int fd, size_t n, int64_t deadline, struct lookup_result *results,
 		    char *why, size_t why_len)
@@ -187,17 +203,9 @@ static void collect(int fd, size_t n, int64_t deadline, struct lookup_result *re
 	size_t have = 0, answered = 0;
 
 	while (answered < n) {
-		int64_t left = deadline - lookup_now_ms();
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		ssize_t got;
-		int rc;
 
-		if (left <= 0)
-			return;
-		rc = poll(&pfd, 1, (int)left);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc <= 0)
+		if (!lookup_readable(fd, deadline))
 			return;
 		got = read(fd, buf.b + have, sizeof(buf) - have);
 		if (got < 0 && (errno == EINTR || errno == EAGAIN))
