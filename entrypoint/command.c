@@ -1,7 +1,5 @@
 #include "entrypoint/command.h"
 
-#include "entrypoint/cli_autonomy.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,77 +10,6 @@
 
 static char *const default_argv[] = { CS_DEFAULT_COMMAND, NULL };
 
-/* How each CLI is pointed at a model gateway and kept quiet; the evidence for
- * every name is in docs/cli-wiring.md.  Variables are set only when the
- * operator has not set them; arguments are inserted right after argv[0], so
- * the operator's own later arguments still win. */
-struct cli_wiring {
-	const char *name;
-	const char *base_url_vars[3];      /* set to the gateway URL */
-	const char *base_url_config;       /* codex: -c <key>="<URL>" */
-	const char *quiet_vars[5][2];      /* managed only */
-	const char *quiet_args[5];         /* managed only: "-c", value pairs flattened */
-};
-
-static const struct cli_wiring wirings[] = {
-	{ .name = "claude",
-	  .base_url_vars = { "ANTHROPIC_BASE_URL" },
-	  .quiet_vars = { { "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1" }, { "DISABLE_TELEMETRY", "1" },
-			  { "DISABLE_ERROR_REPORTING", "1" }, { "DISABLE_AUTOUPDATER", "1" } } },
-	/* codex 0.171 reads its base URL only from config (-c beats config.toml). */
-	{ .name = "codex",
-	  .base_url_config = "openai_base_url",
-	  .quiet_args = { "analytics.enabled=false", "features.plugins=false",
-			  "check_for_update_on_startup=false", "feedback.enabled=false" } },
-	/* pi takes base URLs only from models.json or an extension: the image's
-	 * extension reads these two variables. */
-	{ .name = "pi",
-	  .base_url_vars = { "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL" },
-	  .quiet_vars = { { "PI_OFFLINE", "1" }, { "PI_TELEMETRY", "0" }, { "PI_SKIP_VERSION_CHECK", "1" } } },
-};
-
-int command_add_var(struct command *cmd, const char *name, const char *value,
-		   struct cs_error *err)
-{
-	struct env_var *v;
-
-	size_t len = strlen(value);
-
-	if (cmd->n_added == EXEC_MAX_ADDED)
-		return cs_fail(err, CS_EXIT_CONFIG, "too many environment variables to add");
-	if (len >= sizeof(v->value))  /* never pass on a silently truncated value */
-		return cs_fail(err, CS_EXIT_CONFIG, "the value for %s is too long; shorten it", name);
-	v = &cmd->added[cmd->n_added++];
-	v->name = name;
-	memcpy(v->value, value, len + 1);
-	return 0;
-}
-
-int command_insert_arg(struct command *cmd, const char *a, const char *b, struct cs_error *err)
-{
-	if (cmd->n_inserted == EXEC_MAX_INSERTED)
-		return cs_fail(err, CS_EXIT_CONFIG, "too many arguments to insert");
-	if (strlen(a) + strlen(b ? b : "") >= sizeof(cmd->inserted[0]))
-		return cs_fail(err, CS_EXIT_CONFIG, "an argument for the CLI would be too long; shorten the URL");
-	snprintf(cmd->inserted[cmd->n_inserted++], sizeof(cmd->inserted[0]), "%s%s", a, b ? b : "");
-	return 0;
-}
-
-const char *command_env_value(const struct command *cmd, char *const envp[], const char *name)
-{
-	for (size_t i = 0; i < cmd->n_added; i++)
-		if (strcmp(cmd->added[i].name, name) == 0)
-			return cmd->added[i].value;
-	return env_lookup(envp, name);
-}
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 static bool argv_mentions(char *const argv[], const char *word)
 {
 	for (char *const *a = argv; *a; a++)
@@ -91,55 +18,56 @@ static bool argv_mentions(char *const argv[], const char *word)
 	return false;
 }
 
-static int wire(const struct cs_config *cfg, const struct cli_wiring *w, char *const envp[],
-		char *const argv[], const char *pi_extension, struct command *cmd,
-		struct cs_error *err)
+/* The row's gateway wiring (both profiles, with a URL) and its quiet
+ * settings (managed). */
+static int wire(const struct cli_start *s, const struct cli *c, struct command *cmd, struct cs_error *err)
 {
-	bool managed = cfg->profile == CS_PROFILE_MANAGED;
-
-	if (cfg->has_url) {
-		for (size_t i = 0; i < 3 && w->base_url_vars[i]; i++)
-			if (!env_lookup(envp, w->base_url_vars[i]) &&
-			    command_add_var(cmd, w->base_url_vars[i], cfg->url.text, err))
+	if (s->cfg->has_url) {
+		for (size_t i = 0; i < 3 && c->base_url_vars[i]; i++)
+			if (!env_lookup(s->envp, c->base_url_vars[i]) &&
+			    command_add_var(cmd, c->base_url_vars[i], s->cfg->url.text, err))
 				return -1;
 		/* The URL's characters are validated: no quote can end the TOML string. */
-		if (w->base_url_config && !argv_mentions(argv, w->base_url_config)) {
+		if (c->base_url_config && !argv_mentions(s->argv, c->base_url_config)) {
 			char kv[MODEL_URL_MAX + 32];
 
-			snprintf(kv, sizeof(kv), "%s=\"%s\"", w->base_url_config, cfg->url.text);
+			snprintf(kv, sizeof(kv), "%s=\"%s\"", c->base_url_config, s->cfg->url.text);
 			if (command_insert_arg(cmd, "-c", NULL, err) || command_insert_arg(cmd, kv, NULL, err))
 				return -1;
 		}
-		if (strcmp(w->name, "pi") == 0) {
-			if (access(pi_extension, R_OK) == 0) {
-				if (command_insert_arg(cmd, "-e", NULL, err) || command_insert_arg(cmd, pi_extension, NULL, err))
-					return -1;
-			} else {
-				cs_warn("%s is missing, so pi keeps its own provider URLs; copy image/pi-base-url.js there", pi_extension);
-			}
-		}
-	}
-	if (!managed)
-		return 0;
-	for (size_t i = 0; i < 5 && w->quiet_vars[i][0]; i++)
-		if (!env_lookup(envp, w->quiet_vars[i][0]) &&
-		    command_add_var(cmd, w->quiet_vars[i][0], w->quiet_vars[i][1], err))
+		if (c->wire(s, cmd, err))
 			return -1;
-	for (size_t i = 0; i < 5 && w->quiet_args[i]; i++)
-		if (command_insert_arg(cmd, "-c", NULL, err) || command_insert_arg(cmd, w->quiet_args[i], NULL, err))
+	}
+	if (s->cfg->profile != CS_PROFILE_MANAGED)
+		return 0;
+	for (size_t i = 0; i < CLI_MAX_VARS && c->quiet_vars[i][0]; i++)
+		if (!env_lookup(s->envp, c->quiet_vars[i][0]) &&
+		    command_add_var(cmd, c->quiet_vars[i][0], c->quiet_vars[i][1], err))
+			return -1;
+	for (size_t i = 0; i < CLI_MAX_VARS && c->quiet_args[i]; i++)
+		if (command_insert_arg(cmd, "-c", NULL, err) || command_insert_arg(cmd, c->quiet_args[i], NULL, err))
 			return -1;
 	return 0;
 }
 
 /* Where the CLI keeps its state (entrypoint/first_run.h): inside the folder
  * the host script mounts, unless the operator named another. */
-static int add_state_dir(struct command *cmd, const char *cli, const struct cs_user *user,
+static int add_state_dir(struct command *cmd, const struct cli *c, const struct cs_user *user,
 			 char *const envp[], struct cs_error *err)
 {
 	char dir[sizeof(user->home) + 16];
-	const char *var = cli_state_dir(cli, user->home, dir, sizeof(dir));
+	const char *var = cli_state_dir(c, user->home, dir, sizeof(dir));
 
 	return var && !env_lookup(envp, var) ? command_add_var(cmd, var, dir, err) : 0;
+}
+
+/* Everything the row plans: wiring, state folder, autonomy, nested sandbox. */
+static int plan_cli(const struct cli_start *s, const struct cli *c, struct command *cmd, struct cs_error *err)
+{
+	cli_plan_fn *autonomy = s->cfg->profile == CS_PROFILE_MANAGED ? c->managed_autonomy : c->interactive_autonomy;
+
+	return wire(s, c, cmd, err) || add_state_dir(cmd, c, s->user, s->envp, err) ||
+	       autonomy(s, cmd, err) || c->nested_sandbox(s, cmd, err) ? -1 : 0;
 }
 
 int command_build(const struct cs_config *cfg, const struct cs_user *user,
@@ -147,7 +75,7 @@ int command_build(const struct cs_config *cfg, const struct cs_user *user,
 		  struct command *cmd, struct cs_error *err)
 {
 	char *const *argv = (argv_in && argv_in[0]) ? argv_in : default_argv;
-	const struct cli_wiring *w = NULL;
+	const struct cli_start start = { cfg, user, envp, argv, pi_extension };
 	size_t argc = 0, k = 0;
 	char ids[16];
 
@@ -161,10 +89,7 @@ int command_build(const struct cs_config *cfg, const struct cs_user *user,
 	cmd->sandbox_default_on_ok = false;
 	if (!argv[0][0])
 		return cs_fail(err, CS_EXIT_CONFIG, "the command is an empty string; name the CLI to run, for example " CS_DEFAULT_COMMAND);
-	for (size_t i = 0; i < sizeof(wirings) / sizeof(wirings[0]); i++)
-		if (strcmp(base_name(argv[0]), wirings[i].name) == 0)
-			w = &wirings[i];
-	cmd->cli = w ? w->name : NULL;
+	cmd->cli = cli_find(argv[0]);
 
 	/* Identity from the passwd entry: the command must not see root's HOME. */
 	snprintf(ids, sizeof(ids), "%u", (unsigned)user->uid);
@@ -172,11 +97,7 @@ int command_build(const struct cs_config *cfg, const struct cs_user *user,
 	    command_add_var(cmd, "USER", user->name[0] ? user->name : ids, err) ||
 	    command_add_var(cmd, "LOGNAME", user->name[0] ? user->name : ids, err))
 		return -1;
-	if (w && wire(cfg, w, envp, argv, pi_extension, cmd, err))
-		return -1;
-	if (w && add_state_dir(cmd, w->name, user, envp, err))
-		return -1;
-	if (w && cli_autonomy_wire(cfg, w->name, envp, argv, user, cmd, err))
+	if (cmd->cli && plan_cli(&start, cmd->cli, cmd, err))
 		return -1;
 
 	while (argv[argc])
@@ -190,6 +111,14 @@ int command_build(const struct cs_config *cfg, const struct cs_user *user,
 	for (size_t i = 1; i < argc; i++)
 		cmd->argv[k++] = argv[i];
 	return 0;
+}
+
+void command_decide_sandbox(struct command *cmd, const struct userns_probe *probe)
+{
+	if (cmd->sandbox_arg < 0 || !cmd->cli)
+		return;
+	cmd->cli->decide_sandbox(cmd, probe);
+	cmd->sandbox_arg = -1;
 }
 
 void command_free(struct command *cmd)

@@ -24,7 +24,6 @@
 #include "caps/sandbox_filter.h"
 #include "caps/user_db.h"
 #include "entrypoint/block_log.h"
-#include "entrypoint/cli_autonomy.h"
 #include "entrypoint/command.h"
 #include "entrypoint/first_run.h"
 #include "entrypoint/pipeline.h"
@@ -220,7 +219,7 @@ static void settle_nested_sandbox(struct pipeline *pl)
 
 	if (pl->command.sandbox_arg >= 0) {
 		userns_probe_run(&probe);
-		cli_autonomy_decide_sandbox(&pl->command, &probe);
+		command_decide_sandbox(&pl->command, &probe);
 	}
 	if (pl->command.autonomy[0])
 		cs_info("autonomy: %s", pl->command.autonomy);

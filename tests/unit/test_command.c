@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "entrypoint/cli_autonomy.h"
+#include "entrypoint/clis/operator.h"
 #include "entrypoint/command.h"
 
 #define PENDING "sandbox_mode=\"<decided at start by a user-namespace probe>\""
@@ -57,7 +57,7 @@ int main(void)
 	/* Default command is claude; identity and gateway added; managed is quiet. */
 	CHECK(command_build(&managed, &user, no_env, NULL, ext, &p, &err) == 0, "claude: %s", err.msg);
 	CHECK_STR(joined(&p), "claude --permission-mode bypassPermissions --settings {\"skipDangerousModePermissionPrompt\":true}");
-	CHECK(p.cli && strcmp(p.cli, "claude") == 0, "recognised");
+	CHECK(p.cli && strcmp(p.cli->name, "claude") == 0, "recognised");
 	CHECK(added(&p, "HOME") && strcmp(added(&p, "HOME"), "/home/node") == 0, "HOME");
 	CHECK(added(&p, "USER") && strcmp(added(&p, "USER"), "node") == 0, "USER");
 	CHECK(added(&p, "LOGNAME") && strcmp(added(&p, "LOGNAME"), "node") == 0, "LOGNAME");
@@ -89,12 +89,12 @@ int main(void)
 			  "-c features.plugins=false -c check_for_update_on_startup=false -c feedback.enabled=false "
 			  "-c approval_policy=\"never\" -c " PENDING " exec say pong");
 		/* after the drop: the probe's answer replaces the placeholder */
-		cli_autonomy_decide_sandbox(&p, &(struct userns_probe){ .ok = true, .evidence = "fine" });
+		command_decide_sandbox(&p, &(struct userns_probe){ .ok = true, .evidence = "fine" });
 		CHECK(strstr(joined(&p), "-c sandbox_mode=\"workspace-write\" exec say pong") != NULL, "probe ok: %s", joined(&p));
 		CHECK(strstr(p.sandbox, "workspace-write") && strstr(p.sandbox, "fine"), "decision recorded: %s", p.sandbox);
 		command_free(&p);
 		CHECK(command_build(&managed, &user, no_env, argv, ext, &p, &err) == 0, "codex");
-		cli_autonomy_decide_sandbox(&p, &(struct userns_probe){ .ok = false, .evidence = "unshare: EPERM" });
+		command_decide_sandbox(&p, &(struct userns_probe){ .ok = false, .evidence = "unshare: EPERM" });
 		CHECK(strstr(joined(&p), "-c sandbox_mode=\"danger-full-access\" exec say pong") != NULL, "probe failed: %s", joined(&p));
 		CHECK(strstr(p.sandbox, "unshare: EPERM") != NULL, "evidence recorded: %s", p.sandbox);
 		command_free(&p);
@@ -105,11 +105,11 @@ int main(void)
 		CHECK(command_build(&inter, &user, no_env, argv, ext, &p, &err) == 0, "codex operator");
 		CHECK_STR(joined(&p), "codex -c " PENDING " -c openai_base_url=\"http://192.0.2.7\" exec");
 		/* interactive, probe ok: codex keeps its own default sandbox and prompts */
-		cli_autonomy_decide_sandbox(&p, &(struct userns_probe){ .ok = true, .evidence = "fine" });
+		command_decide_sandbox(&p, &(struct userns_probe){ .ok = true, .evidence = "fine" });
 		CHECK_STR(joined(&p), "codex -c openai_base_url=\"http://192.0.2.7\" exec");
 		command_free(&p);
 		CHECK(command_build(&inter, &user, no_env, argv, ext, &p, &err) == 0, "codex operator");
-		cli_autonomy_decide_sandbox(&p, &(struct userns_probe){ .ok = false, .evidence = "no" });
+		command_decide_sandbox(&p, &(struct userns_probe){ .ok = false, .evidence = "no" });
 		CHECK_STR(joined(&p), "codex -c sandbox_mode=\"danger-full-access\" -c openai_base_url=\"http://192.0.2.7\" exec");
 		command_free(&p);
 	}

@@ -80,14 +80,14 @@ int main(void)
 	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
 
 	/* Where the state lives. */
-	CHECK_STR(cli_state_dir("claude", "/home/node", buf, sizeof(buf)), "CLAUDE_CONFIG_DIR");
+	CHECK_STR(cli_state_dir(cli_find("claude"), "/home/node", buf, sizeof(buf)), "CLAUDE_CONFIG_DIR");
 	CHECK_STR(buf, "/home/node/.claude");
-	CHECK_STR(cli_state_dir("codex", "/home/node", buf, sizeof(buf)), "CODEX_HOME");
+	CHECK_STR(cli_state_dir(cli_find("codex"), "/home/node", buf, sizeof(buf)), "CODEX_HOME");
 	CHECK_STR(buf, "/home/node/.codex");
-	CHECK_STR(cli_state_dir("codex", "/", buf, sizeof(buf)), "CODEX_HOME");
+	CHECK_STR(cli_state_dir(cli_find("codex"), "/", buf, sizeof(buf)), "CODEX_HOME");
 	CHECK_STR(buf, "/.codex");
-	CHECK(cli_state_dir("pi", "/home/node", buf, sizeof(buf)) == NULL, "pi keeps ~/.pi/agent itself");
-	CHECK(cli_state_dir("bash", "/home/node", buf, sizeof(buf)) == NULL, "other commands: none");
+	CHECK(cli_state_dir(cli_find("pi"), "/home/node", buf, sizeof(buf)) == NULL, "pi keeps ~/.pi/agent itself");
+	CHECK(cli_state_dir(cli_find("bash"), "/home/node", buf, sizeof(buf)) == NULL, "other commands: none");
 	CHECK(cli_state_dir(NULL, "/home/node", buf, sizeof(buf)) == NULL, "no CLI: none");
 
 	/* The command plan sets them, unless the operator did. */
@@ -214,10 +214,10 @@ int main(void)
 	}
 
 	/* The dry-run line exists exactly for the wired CLIs that need one. */
-	CHECK(first_run_describe("claude", true) != NULL, "claude described");
-	CHECK(first_run_describe("codex", true) != NULL, "codex described");
-	CHECK(first_run_describe("pi", true) == NULL, "pi needs nothing");
-	CHECK(first_run_describe("claude", false) == NULL, "not wired: nothing");
+	CHECK(first_run_describe(cli_find("claude"), true) != NULL, "claude described");
+	CHECK(first_run_describe(cli_find("codex"), true) != NULL, "codex described");
+	CHECK(first_run_describe(cli_find("pi"), true) == NULL, "pi needs nothing");
+	CHECK(first_run_describe(cli_find("claude"), false) == NULL, "not wired: nothing");
 	rmdir(dir);
 	return check_done("test_first_run");
 }
