@@ -55,9 +55,18 @@ fi
 CORES=$(getconf _NPROCESSORS_ONLN)
 WORK=$(mktemp -d)
 LOAD=""
+# running PID: the process exists and is not a zombie
+running() { [ -e "/proc/$1" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2> /dev/null; }
+# stop_load: SIGTERM to the load's group, up to 10 s for stress-ng to end
+# its workers, then SIGKILL to whatever is left of the group.  The group id
+# cannot have been reused: its leader is our child, not yet waited for.
+# (dash's kill takes "-s TERM --" before a negative pid, not "-TERM --".)
 stop_load() {
 	if [ -n "$LOAD" ]; then
-		kill -TERM -- "-$LOAD" 2> /dev/null
+		kill -s TERM -- "-$LOAD" 2> /dev/null
+		n=0
+		while running "$LOAD" && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+		kill -s KILL -- "-$LOAD" 2> /dev/null
 		wait "$LOAD" 2> /dev/null
 		LOAD=""
 	fi
