@@ -303,6 +303,6 @@ void dns_stub_batch(const char *const *names, size_t n, struct lookup_result *ou
 		if (send(fd, buf, len, 0) != (ssize_t)len)
 			q[i].done = true;  /* not sent: glibc asks */
 	}
-	collect(fd, names, q, nq, lookup_now_ms() + DNS_STUB_WAIT_MS, out);
+	collect(fd, names, q, nq, lookup_now_ms() + (s->wait_ms ? s->wait_ms : DNS_STUB_WAIT_MS), out);
 	close(fd);
 }

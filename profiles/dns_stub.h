@@ -24,6 +24,12 @@
 struct dns_stub {
 	uint32_t nameserver;        /* IPv4, host order, port 53; 0: no fast path */
 	const char *resolv_conf, *nsswitch_conf, *hosts;
+	/* How long the answers may take; 0 (what the init passes):
+	 * DNS_STUB_WAIT_MS.  Only a test program sets more, so that what it
+	 * asserts does not depend on the machine's load.  A struct field,
+	 * never read from the environment or a file: not an input anyone but
+	 * the caller controls. */
+	unsigned wait_ms;
 };
 
 /* A lookup_batch function (ctx: a struct dns_stub): out[i].answered for

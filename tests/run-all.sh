@@ -17,6 +17,12 @@
 #      with SKIP_IMAGE_TESTS=1
 # Every build uses -DCLI_SANDBOX_WERROR=ON: warnings are errors here.
 # Exits non-zero when any step fails; every step runs even after a failure.
+#
+# Not a step here: tests/load/run-under-load.sh runs ctest tests again and
+# again beside a CPU and disk load on every core and prints a pass count,
+# e.g. tests/load/run-under-load.sh -n 20 -- -R netns_interactive, or
+# -n 5 -- -L 'unit|netns'.  A check that depends on the machine's timing
+# fails there; docs/testing-under-load.md says how checks avoid that.
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)

@@ -78,9 +78,16 @@ ok "too-long CLI_SANDBOX_PROFILE_DIR: called too long" grep -q 'too long\|longer
 
 # RLIMIT_NPROC: the user already runs a process and may run none, so the
 # kernel refuses the exec with EAGAIN after the uid change.
-setpriv --reuid "$U" --regid "$U" --clear-groups sleep 30 &
+# The holder is known to run as the user (read from /proc, not assumed
+# after a 0.2 s sleep), and lives until it is killed below.
+setpriv --reuid "$U" --regid "$U" --clear-groups sleep 120 &
 HOLDER=$!
-sleep 0.2
+i=0
+until grep -q "^Uid:[[:space:]]*$U[[:space:]]" "/proc/$HOLDER/status" 2> /dev/null || [ $i -ge 600 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+ok "RLIMIT_NPROC: the holder runs as the user" grep -q "^Uid:[[:space:]]*$U[[:space:]]" "/proc/$HOLDER/status"
 PRE="prlimit --nproc=0"
 run nproc $NOFW CLI_SANDBOX_USER="$U:$U" -- -- true
 PRE=

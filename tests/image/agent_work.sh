@@ -96,14 +96,18 @@ judge() {
 	ok "$label: the gateway sent a shell tool call" grep -q '^TOOL_CALL ' "$d/gw.log"
 	ok "$label: the tool's output came back to the model (uid=1000 in the request)" \
 		grep -q 'uid=1000' "$res"
+	# "Fast": a refusal comes at once, where a silent drop costs glibc's 5 s
+	# resolver timeout (DNS) or runs into timeout 10 (rc 124).  The times
+	# include starting bash or getent, so 4 s leaves a loaded machine its
+	# margin and still tells a refusal from a drop.
 	er=$(field "$res" egress rc)
 	em=$(field "$res" egress ms)
 	ok "$label: other egress failed fast (rc=$er, ${em}ms)" \
-		sh -c "[ -n '$er' ] && [ '$er' != 0 ] && [ '$er' != 124 ] && [ '${em:-9999}' -lt 2000 ]"
+		sh -c "[ -n '$er' ] && [ '$er' != 0 ] && [ '$er' != 124 ] && [ '${em:-9999}' -lt 4000 ]"
 	dr=$(field "$res" dns rc)
 	dm=$(field "$res" dns ms)
 	ok "$label: DNS failed fast (rc=$dr, ${dm}ms)" \
-		sh -c "[ -n '$dr' ] && [ '$dr' != 0 ] && [ '$dr' != 124 ] && [ '${dm:-9999}' -lt 2000 ]"
+		sh -c "[ -n '$dr' ] && [ '$dr' != 0 ] && [ '$dr' != 124 ] && [ '${dm:-9999}' -lt 4000 ]"
 	ok "$label: the init said what it set for autonomy" grep -q 'autonomy: ' "$d/err"
 	if [ "$cli" = codex ]; then
 		if grep -q 'codex sandbox: workspace-write' "$d/err"; then

@@ -94,7 +94,7 @@ D run -d --name "$TAG-peer" --network "$NET" --ip "$PEER" --ip6 "$PEER6" -v "$RO
 # The peer's link-local address, for a refusal that no ICMP error could report.
 i=0
 PEERLL=""
-while [ -z "$PEERLL" ] && [ $i -lt 50 ]; do
+while [ -z "$PEERLL" ] && [ $i -lt 300 ]; do
 	# the first eth0 link-local address that is not tentative (IFA_F_TENTATIVE 0x40)
 	PEERLL=$("$DOCKER" exec "$TAG-peer" cat /proc/net/if_inet6 2>/dev/null | python3 -c '
 import ipaddress, sys

@@ -9,7 +9,7 @@
 //   as any process here can; "noport" when there is none
 //   lookup:NAME        the C library's resolver (getaddrinfo, resolv.conf);
 //                      ok and the first address as a fourth field
-//   ADDR may be fe80::1%eth0: the probe first waits (at most 3 s) for this
+//   ADDR may be fe80::1%eth0: the probe first waits (at most 10 s) for this
 //   side's own link-local address to finish duplicate address detection
 // Output: "<check> <result> <ms>"; result ok, refused, unreachable, timeout,
 // noanswer or error-<code>.  "timeout" means a silent drop.
@@ -18,7 +18,10 @@ const net = require("net");
 const dgram = require("dgram");
 const dns = require("dns");
 const fs = require("fs");
-const TIMEOUT = 3000;
+// Refusals come at once and allowed checks within milliseconds; only a
+// silent drop waits this long.  Wide, so a loaded machine's slow answer is
+// not taken for a drop.
+const TIMEOUT = 10000;
 
 // The port a socket listens on at ADDR, from the kernel's socket table; in
 // /proc/net/udp "07" is an unconnected socket, in /proc/net/tcp "0A" LISTEN.
@@ -41,7 +44,7 @@ function split(spec, proto) {
 
 // Waits until no link-local address of ours is tentative (DAD), bounded.
 function linkLocalReady() {
-  const end = Date.now() + 3000;
+  const end = Date.now() + 10000;  // DAD takes 1-2 s; wide for a loaded machine
   return new Promise((done) => {
     const poll = () => {
       let tentative = false;

@@ -292,7 +292,7 @@ done
 # The block log: the command itself reads what was refused (the agent's view), and
 # the container log has the same lines; allowed traffic is not in it.
 managed blocklog sh -c 'node /probe.js connect:192.0.2.1:8080 tcp:198.51.100.2:8080 dns-udp:192.0.2.1:53 \
-	tcp:[2001:db8:1::1]:8080 > /dev/null; i=0; while [ $i -lt 50 ] && ! grep -q 2001:db8 /run/cli-sandbox/blocked.log; \
+	tcp:[2001:db8:1::1]:8080 > /dev/null; i=0; while [ $i -lt 300 ] && ! grep -q 2001:db8 /run/cli-sandbox/blocked.log; \
 	do sleep 0.1; i=$((i + 1)); done; cat /run/cli-sandbox/blocked.log; echo forged >> /run/cli-sandbox/blocked.log && echo WRITABLE'
 for l in "tcp to 198.51.100.2 port 8080" "udp to 192.0.2.1 port 53" "tcp to 2001:db8:1::1 port 8080"; do
 	ok "block log: the command reads 'refused $l uid 1000'" grep -q "Z refused $l uid 1000" "$WORK/blocklog.out"

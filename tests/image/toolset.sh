@@ -37,7 +37,11 @@ try diff sh -c 'printf "x\n" >d1; printf "y\n" >d2; diff d1 d2 >/dev/null; [ $? 
 try less eq needle sh -c 'less -FX grep.txt | grep -o needle'
 try ps sh -c 'ps -eo pid,user,comm | grep -q "^ *1 "'
 try pstree pstree -p 1
-try killall sh -c 'sleep 30 & sleep 0.2; killall sleep && ! wait $!'
+# killall once the job is sleep (it may still be sh right after the fork):
+# read from /proc, bounded at 30 s, not assumed after 0.2 s.
+try killall sh -c 'sleep 30 & p=$!; i=0
+	until [ "$(cat /proc/$p/comm 2>/dev/null)" = sleep ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done
+	killall sleep && ! wait $p'
 mkdir -p t/a/b && : >t/a/b/leaf
 try tree sh -c 'tree t | grep -q leaf'
 try zip sh -c 'zip -qr z.zip t'

@@ -42,8 +42,10 @@ EON
 cat > "$TOPO_DIR/launcher.py" <<'EOS'
 import os, socket, subprocess, sys
 init, uid = sys.argv[1], sys.argv[2]
-s = socket.create_connection(("198.51.100.2", 7000), 2)
-s.settimeout(2)
+# Waits of 10 s: wide enough for a loaded machine, and free when all goes
+# well (the echo answers at once, and the firewall resets at once).
+s = socket.create_connection(("198.51.100.2", 7000), 10)
+s.settimeout(10)
 def echo(tag):
     try:
         s.sendall(tag.encode() + b"\n")
@@ -57,7 +59,7 @@ LEAK = 5 if s.fileno() != 5 else 6
 os.dup2(s.fileno(), LEAK)
 os.set_inheritable(LEAK, True)
 cmd = ('if [ -e /proc/$$/fd/%d ]; then echo leaked=open; printf "leak\\n" >&%d; '
-       'timeout 2 head -n 1 <&%d | sed "s/^/leaked-read=/"; else echo leaked=closed; fi') % (LEAK, LEAK, LEAK)
+       'timeout 10 head -n 1 <&%d | sed "s/^/leaked-read=/"; else echo leaked=closed; fi') % (LEAK, LEAK, LEAK)
 env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "TASK_AGENT_MODEL_BASE_URL": "http://192.0.2.1:8080",
        "CLI_SANDBOX_USER": uid + ":" + uid}
 if os.environ.get("ASAN_OPTIONS"):
@@ -70,7 +72,7 @@ for line in r.stderr.splitlines():
 print("rc", r.returncode)
 for line in r.stdout.splitlines():
     print("cmd", line)
-s.settimeout(1.5)
+s.settimeout(10)
 print("after", echo("after"), flush=True)
 EOS
 ip netns exec "$NS_SBX" /usr/bin/python3 "$TOPO_DIR/launcher.py" "$INIT" "$U" > "$TOPO_DIR/out" 2>&1

@@ -59,10 +59,10 @@ def main():
         try:
             if not tcp:
                 with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as u:
-                    u.settimeout(2)
+                    u.settimeout(8)  # below probe.py's 10 s, wide for a loaded machine
                     u.sendto(query, (args.forward, 53))
                     return u.recv(4096)
-            with socket.create_connection((args.forward, 53), 2) as t:
+            with socket.create_connection((args.forward, 53), 8) as t:
                 t.sendall(struct.pack("!H", len(query)) + query)
                 data = b""
                 while len(data) < 2 or len(data) < 2 + struct.unpack("!H", data[:2])[0]:

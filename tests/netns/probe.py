@@ -17,7 +17,10 @@ import struct
 import sys
 import time
 
-TIMEOUT = 3.0
+# A refused check answers at once (a reset or an ICMP error) and an allowed
+# one within milliseconds; only a silent drop waits this long.  Wide, so
+# that a loaded machine's slow answer is not taken for a drop.
+TIMEOUT = 10.0
 
 
 def split(spec):

@@ -72,19 +72,25 @@ pid1_in_sbx() {  # pid1_in_sbx OUT COMMAND...: the init as PID 1 in the sandbox
 		TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:8080 ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} \
 		"$INIT" -- "$@" > "$out" 2> "$out.err"
 }
-pid1_in_sbx "$TOPO_DIR/holder" sleep 3 &
+# The holder keeps the group until the second start is over (the file
+# "release" appears), not for a time that a loaded machine could outrun;
+# every wait is bounded.
+pid1_in_sbx "$TOPO_DIR/holder" sh -c 'i=0; until [ -e "$1" ] || [ $i -ge 1200 ]; do sleep 0.05; i=$((i + 1)); done' \
+	sh "$TOPO_DIR/release" &
 holder=$!
 i=0
-until grep -q 'block log: refused egress' "$TOPO_DIR/holder.err" 2> /dev/null || [ $i -ge 100 ]; do
+until grep -q 'block log: refused egress' "$TOPO_DIR/holder.err" 2> /dev/null || [ $i -ge 1200 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
-pid1_in_sbx "$TOPO_DIR/second" python3 -c 'import socket; s = socket.socket(); s.settimeout(2)
+ok "the holder bound the group first" grep -q 'block log: refused egress' "$TOPO_DIR/holder.err"
+pid1_in_sbx "$TOPO_DIR/second" python3 -c 'import socket; s = socket.socket(); s.settimeout(10)
 try:
     s.connect(("192.0.2.1", 9090)); print("connected")
 except ConnectionRefusedError:
     print("refused")'
 rc=$?
+touch "$TOPO_DIR/release"
 wait "$holder"
 sed 's/^/# second: /' "$TOPO_DIR/second.err"
 ok "the group held elsewhere: the start still succeeds (exit $rc)" [ $rc -eq 0 ]

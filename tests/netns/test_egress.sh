@@ -74,7 +74,7 @@ for c in $ALLOWED; do
 	ok "managed: $c connects and data flows both ways" [ "$(result "$TOPO_DIR/managed" "$c")" = ok ]
 done
 # Refused at once: TCP with a reset (ECONNREFUSED), the rest with ICMP
-# admin-prohibited.  The probe's own bound (3 s) turns a silent drop into
+# admin-prohibited.  The probe's own bound (10 s) turns a silent drop into
 # "timeout", which never passes; the figures are printed, not asserted.
 for c in $BLOCKED; do
 	r=$(result "$TOPO_DIR/managed" "$c")

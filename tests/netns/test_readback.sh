@@ -22,24 +22,55 @@ T=inet\ cli_sandbox
 
 # Fresh start, then a restart, watched by nft monitor.
 # (ip execs nft, so $! is nft itself; topo_down ends it too on an abort)
+# No sleep decides what the monitor saw: a mark (a table of its own, added
+# after the event it marks) is a barrier.  The kernel reports commits in
+# order, so once the monitor has printed a mark, it has printed everything
+# committed before it, however slow the machine.
 topo_spawn "$NS" nft monitor tables > "$TOPO_DIR/monitor" 2>/dev/null
 MON=$!
-sleep 0.3
+MARKS=0
+mark() {  # mark [TENTHS]: adds a mark table and waits (up to 10 s) until the monitor prints it
+	MARKS=$((MARKS + 1))
+	run nft add table inet "cs_mark$MARKS"
+	m=0
+	while ! grep -q "table inet cs_mark$MARKS\$" "$TOPO_DIR/monitor" && [ $m -lt "${1:-100}" ]; do
+		sleep 0.1
+		m=$((m + 1))
+	done
+	grep -q "table inet cs_mark$MARKS\$" "$TOPO_DIR/monitor"
+}
+between() {  # between N M: the monitor's lines about cli_sandbox between marks N and M
+	awk -v a="cs_mark$1" -v b="cs_mark$2" '$NF == a { on = 1; next } $NF == b { on = 0 } on && /cli_sandbox/' \
+		"$TOPO_DIR/monitor"
+}
+# The monitor is listening once a mark shows (one not seen within 1 s is
+# followed by another: it was committed before the monitor subscribed).
+i=0
+until mark 10 || [ $i -ge 30 ]; do i=$((i + 1)); done
+READY=$MARKS
 start() {
 	run env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin CLI_SANDBOX_USER=nobody \
 		TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:8080 "$INIT" -- true 2>/dev/null
 }
+ok "the monitor listens (mark $READY seen)" grep -q "table inet cs_mark$READY\$" "$TOPO_DIR/monitor"
 ok "a managed start in a fresh namespace" start
-sleep 0.2
-cp "$TOPO_DIR/monitor" "$TOPO_DIR/fresh"
+mark
+between "$READY" "$MARKS" > "$TOPO_DIR/fresh"
 ok "a restart where the table exists" start
-sleep 0.2
+mark
+between $((MARKS - 1)) "$MARKS" > "$TOPO_DIR/restart"
 kill "$MON"
 wait "$MON" 2>/dev/null
+while [ "$MARKS" -gt 0 ]; do
+	run nft delete table inet "cs_mark$MARKS"
+	MARKS=$((MARKS - 1))
+done
+sed 's/^/# fresh start: /' "$TOPO_DIR/fresh"
+sed 's/^/# restart: /' "$TOPO_DIR/restart"
 ok "the fresh start only added the table (no delete: no grace-period wait)" \
 	sh -c "grep -q '^create table inet cli_sandbox' '$TOPO_DIR/fresh' && ! grep -q 'delete table' '$TOPO_DIR/fresh'"
 ok "the restart replaced it (delete and add in one transaction)" \
-	sh -c "sed 1d '$TOPO_DIR/monitor' | grep -q '^delete table inet cli_sandbox'"
+	sh -c "grep -q '^delete table inet cli_sandbox' '$TOPO_DIR/restart' && grep -Eq '^(add|create) table inet cli_sandbox' '$TOPO_DIR/restart'"
 
 # The race: absent when looked at, present when the batch arrives.
 run nft delete table $T

@@ -81,10 +81,12 @@ topo_refusal() {  # topo_refusal CHECK
 	esac
 }
 
-# Waits (bounded) until a TCP port answers inside a namespace.
+# Waits (bounded: 300 tries, 30 s and more; it ends as soon as the port
+# answers, and a loaded machine can take seconds to start a server) until a
+# TCP port answers inside a namespace.
 topo_wait_tcp() {  # topo_wait_tcp NS ADDR PORT
 	i=0
-	while [ $i -lt 50 ]; do
+	while [ $i -lt 300 ]; do
 		ip netns exec "$1" python3 -c "import socket,sys; socket.create_connection((sys.argv[1], int(sys.argv[2])), 0.2).close()" "$2" "$3" 2>/dev/null && return 0
 		sleep 0.1
 		i=$((i + 1))

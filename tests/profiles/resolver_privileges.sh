@@ -53,7 +53,7 @@ EOS
 ip netns exec "$NS" /usr/bin/python3 "$T/blackhole.py" > "$T/bh.log" 2>&1 &
 BH=$!
 i=0
-while ! grep -q ready "$T/bh.log" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+while ! grep -q ready "$T/bh.log" && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
 printf 'nameserver 192.0.2.53\noptions timeout:5 attempts:1\n' > "$T/resolv.conf"
 chmod 644 "$T/resolv.conf" "$T/blackhole.py"
 
@@ -67,17 +67,25 @@ ip netns exec "$NS" unshare --mount --propagation private \
 	CLI_SANDBOX_PROFILE_DIR="$T/no-profiles" "$INIT" --dry-run -- true > "$T/out" 2> "$T/err" &
 INITPID=$!
 
-# Wait (up to 4 s) for the child to be sending queries, then read it.
+# The child lives until the init's lookup deadline (5 s) kills it.  So
+# that a loaded machine cannot make the test miss it: once the child is
+# there, the init is stopped (its deadline cannot fire), and once the child
+# has sent its query (after it shed its privileges) the child is stopped
+# too, read, and both continue.  Every wait is bounded (30 s).
 child=
 i=0
-while [ $i -lt 80 ]; do
+until [ -n "$child" ] || [ $i -ge 600 ]; do
 	child=$(cat /proc/"$INITPID"/task/*/children 2> /dev/null | awk '{ print $1 }')
-	[ -n "$child" ] && grep -q query "$T/bh.log" && break
-	sleep 0.05
+	[ -n "$child" ] || sleep 0.05
 	i=$((i + 1))
 done
+[ -n "$child" ] && kill -STOP "$INITPID"
+i=0
+until grep -q query "$T/bh.log" || [ $i -ge 600 ]; do sleep 0.05; i=$((i + 1)); done
+[ -n "$child" ] && kill -STOP "$child" 2> /dev/null
 ok "the init forked a resolver child that sent a query" sh -c "[ -n '$child' ] && grep -q query '$T/bh.log'"
 cp /proc/"$child"/status "$T/child.status" 2> /dev/null
+[ -n "$child" ] && kill -CONT "$child" "$INITPID" 2> /dev/null
 field() { sed -n "s/^$1:[[:space:]]*//p" "$T/child.status" | tr -s '\t ' '  ' | sed 's/ *$//'; }
 sed -n '/^\(Name\|Uid\|Gid\|Groups\|Cap...\|NoNewPrivs\|Seccomp\):/s/^/# child: /p' "$T/child.status"
 ok "the resolver runs as the sandbox user (uid $U, real/effective/saved/fs)" [ "$(field Uid)" = "$U $U $U $U" ]

@@ -10,9 +10,10 @@
 # A profile override in a temporary CLI_SANDBOX_PROFILE_DIR names the test
 # hosts.  Every address is in 192.0.2.0/24 or 198.51.100.0/24, no packet
 # leaves the namespaces, and every wait is bounded.
-# usage: test_netns_interactive.sh PATH-TO-cli-sandbox-init
+# usage: test_netns_interactive.sh PATH-TO-cli-sandbox-init PATH-TO-dns_stub_probe
 set -u
 INIT=$1
+STUB_PROBE=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 NETNS="$HERE/../netns"
 . "$NETNS/topology.sh"
@@ -46,11 +47,18 @@ chmod -R a+rX "$TOPO_DIR"
 topo_spawn "$NS_GW" python3 "$TOPO_DIR/dns_server.py" --max-seconds 120 --listen 192.0.2.1:53 \
 	--name api.test=198.51.100.10 --name other.test=198.51.100.11 --name model.test=198.51.100.2 \
 	2> "$TOPO_DIR/dns.log"
+# A second nameserver, for the fast path's fallback: it never answers a
+# name's first query.
+ip -n "$NS_GW" addr add 192.0.2.53/32 dev g0
+echo "nameserver 192.0.2.53" > "$TOPO_DIR/resolv-late.conf"
+chmod a+r "$TOPO_DIR/resolv-late.conf"
+topo_spawn "$NS_GW" python3 "$TOPO_DIR/dns_server.py" --max-seconds 120 --listen 192.0.2.53:53 --ignore-first \
+	--name api.test=198.51.100.10 --name model.test=198.51.100.2 2> "$TOPO_DIR/dns-late.log"
 topo_spawn "$NS_GW" python3 "$TOPO_DIR/netservers.py" --max-seconds 120 --tcp 192.0.2.1:9090
 topo_spawn "$NS_OTHER" python3 "$TOPO_DIR/netservers.py" --max-seconds 120 \
 	--tcp 198.51.100.10:443 --tcp 198.51.100.10:8443 --tcp 198.51.100.11:443 \
 	--tcp 198.51.100.20:22 --tcp 198.51.100.20:443 --tcp 198.51.100.2:8080 --dns 198.51.100.2:53
-topo_wait_tcp "$NS_GW" 192.0.2.1 9090 && topo_wait_tcp "$NS_GW" 192.0.2.1 53 &&
+topo_wait_tcp "$NS_GW" 192.0.2.1 9090 && topo_wait_tcp "$NS_GW" 192.0.2.1 53 && topo_wait_tcp "$NS_GW" 192.0.2.53 53 &&
 	topo_wait_tcp "$NS_OTHER" 198.51.100.20 22 || exit 1
 
 ALLOWED="tcp:198.51.100.10:443 tcp:198.51.100.20:22 tcp:198.51.100.2:8080 dns-udp:192.0.2.1:53
@@ -75,13 +83,14 @@ run_init() {
 	done
 	shift
 	# shellcheck disable=SC2086  # $vars holds VAR=VALUE words without spaces
-	# (HOSTS_FILE and NSSWITCH_FILE, when set, replace /etc/hosts and
+	# (RESOLV_FILE, when set, is bound instead of our resolv.conf;
+	# HOSTS_FILE and NSSWITCH_FILE, when set, replace /etc/hosts and
 	# /etc/nsswitch.conf in the same way)
 	ip netns exec "$ns" unshare --mount --propagation private \
 		sh -c 'mount --bind "$0" /etc/resolv.conf &&
 			{ [ -z "$HOSTS_FILE" ] || mount --bind "$HOSTS_FILE" /etc/hosts; } &&
 			{ [ -z "$NSSWITCH_FILE" ] || mount --bind "$NSSWITCH_FILE" /etc/nsswitch.conf; } &&
-			exec "$@"' "$TOPO_DIR/resolv.conf" \
+			exec "$@"' "${RESOLV_FILE:-$TOPO_DIR/resolv.conf}" \
 		env -i PATH=/usr/local/bin:/usr/bin:/bin CLI_SANDBOX_USER=nobody ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} \
 		CLI_SANDBOX_EGRESS_PROFILE=interactive CLI_SANDBOX_PROFILE_DIR="$PROF" \
 		TASK_AGENT_MODEL_BASE_URL=http://model.test:8080 $vars "$INIT" "$@" > "$out" 2> "$out.err"
@@ -127,23 +136,86 @@ ok "no table after a dry run" [ -z "$(ip netns exec "$NS_SBX" nft list ruleset)"
 # once from one socket, where glibc asks each from a socket of its own; a
 # name the server does not know goes on to glibc; /etc/hosts and an
 # nsswitch.conf other than "files dns" keep glibc's way.
+#
+# Nothing here depends on the machine's load.  Whether the init's fast path
+# gets its answers within its 1 s window (dns_stub.h) is the machine's
+# business, so the checks are on what the init did whatever the timing: the
+# server logs every query, in arrival order and before it answers, with the
+# asking socket's port.  That the fast path's answers are taken is asserted
+# with the fast path alone (dns_stub_probe) given a 60 s window, against the
+# same server; that glibc takes over when the window passes, against a
+# server that never answers a name's first query.
+DNSLOG="$TOPO_DIR/dns.log"
+mark() { wc -l < "$DNSLOG" > "$DNSLOG.mark"; }
+since_mark() { sed -n "$(($(cat "$DNSLOG.mark") + 1)),\$p" "$DNSLOG"; }
 ports_of() {  # ports_of NAME...: the distinct ports those names were asked from, since the mark
 	for n in "$@"; do
-		sed -n "$(($(cat "$TOPO_DIR/dns.mark") + 1)),\$p" "$TOPO_DIR/dns.log" | awk -v n="$n" '$1 == "client" && $2 == n { print $4 }'
+		since_mark | awk -v n="$n" '$1 == "client" && $2 == n { print $4 }'
 	done | sort -u | wc -l
 }
-mark() { wc -l < "$TOPO_DIR/dns.log" > "$TOPO_DIR/dns.mark"; }
+batch_ports() {  # batch_ports NAME...: the ports that asked every one of these names, since the mark
+	since_mark | awk -v names="$*" '
+		BEGIN { k = split(names, want, " "); for (i = 1; i <= k; i++) w[want[i]] = 1 }
+		$1 == "client" && ($2 in w) && !seen[$4 " " $2]++ { count[$4]++ }
+		END { for (p in count) if (count[p] == k) print p }'
+}
+asked_again() {  # asked_again NAME: how many times NAME was asked after its first query, since the mark
+	# (the batch asks each name once; any later query is glibc's: counted
+	# by query, not by port, as a new socket may get a closed one's port)
+	since_mark | awk -v n="$1" '$1 == "client" && $2 == n { k++ } END { print (k > 1 ? k - 1 : 0) }'
+}
+printf 'hosts: files dns\n' > "$TOPO_DIR/nsswitch-plain.conf"
+printf '127.0.0.1 localhost\n' > "$TOPO_DIR/hosts-plain"
+chmod a+r "$TOPO_DIR/nsswitch-plain.conf" "$TOPO_DIR/hosts-plain"
+
+# The fast path alone: its answers stand, one socket asked them all.
+mark
+timeout 90 ip netns exec "$NS_SBX" "$STUB_PROBE" 192.0.2.1 "$TOPO_DIR/resolv.conf" "$TOPO_DIR/nsswitch-plain.conf" \
+	"$TOPO_DIR/hosts-plain" 60000 api.test model.test unknown.test > "$TOPO_DIR/stub" 2>&1
+sed 's/^/# stub: /' "$TOPO_DIR/stub"
+ok "fast path alone: api.test's answer is taken" grep -qx 'api.test answered 198.51.100.10' "$TOPO_DIR/stub"
+ok "fast path alone: model.test's answer is taken" grep -qx 'model.test answered 198.51.100.2' "$TOPO_DIR/stub"
+ok "fast path alone: NXDOMAIN is left to glibc" grep -qx 'unknown.test unanswered' "$TOPO_DIR/stub"
+ok "fast path alone: the three were asked from one socket ($(ports_of api.test model.test unknown.test) ports)" \
+	[ "$(ports_of api.test model.test unknown.test)" -eq 1 ]
+
+# The init: the same batch first, then glibc for what it left.
 mark
 run_init "$NS_SBX" "$TOPO_DIR/fast" CLI_SANDBOX_ALLOW=unknown.test:443 -- --dry-run
 ok "fast path: the dry-run exits 0" [ $? -eq 0 ]
-ok "fast path: api.test and model.test were asked from one socket ($(ports_of api.test model.test) ports)" \
-	[ "$(ports_of api.test model.test)" -eq 1 ]
+BATCH=$(batch_ports api.test model.test unknown.test | head -n 1)
+ok "fast path: api.test, model.test and unknown.test were asked together from one socket (port ${BATCH:-none})" \
+	[ -n "$BATCH" ]
 ok "fast path: both resolved" sh -c "grep -q 'to 198.51.100.10  <- profile common: api.test\$' '$TOPO_DIR/fast' &&
 	grep -q 'to 198.51.100.2  <- model endpoint' '$TOPO_DIR/fast'"
-ok "fast path: a name the server does not know is asked again by glibc ($(ports_of unknown.test) ports)" \
-	[ "$(ports_of unknown.test)" -eq 2 ]
+ok "fast path: a name the server does not know is asked again by glibc" \
+	[ "$(asked_again unknown.test)" -ge 1 ]
 ok "fast path: ... and glibc's answer stands: it does not resolve (a warning)" \
 	grep -q 'unknown.test (CLI_SANDBOX_ALLOW) does not resolve to an IPv4 address' "$TOPO_DIR/fast.err"
+# Not asserted (the machine's load decides it): whether the batch's answers
+# came within the window, or glibc asked those names again.
+echo "# fast path: glibc asked again $(($(asked_again api.test) + $(asked_again model.test))) times for the 2 names the batch answered (0 unless the 1 s window was missed)"
+
+# The fallback: a server that leaves every name's first query unanswered, so
+# the batch's window passes on any machine; glibc then asks each name again
+# and its answers stand.
+DNSLOG="$TOPO_DIR/dns-late.log"
+mark
+RESOLV_FILE="$TOPO_DIR/resolv-late.conf" run_init "$NS_SBX" "$TOPO_DIR/late" -- --dry-run
+ok "window passed: the dry-run exits 0" [ $? -eq 0 ]
+BATCH=$(batch_ports api.test model.test | head -n 1)
+ok "window passed: the batch asked api.test and model.test together from one socket (port ${BATCH:-none})" \
+	[ -n "$BATCH" ]
+ok "window passed: the server left those two queries unanswered" \
+	[ "$(since_mark | awk '$1 == "ignored" { print $4 }' | sort -u | tr '\n' ' ')" = "$BATCH " ]
+AGAIN_API=$(asked_again api.test)
+AGAIN_MODEL=$(asked_again model.test)
+ok "window passed: glibc asked each name again ($AGAIN_API, $AGAIN_MODEL times)" \
+	[ "$AGAIN_API" -ge 1 -a "$AGAIN_MODEL" -ge 1 ]
+ok "window passed: glibc's answers stand" sh -c "grep -q 'to 198.51.100.10  <- profile common: api.test\$' '$TOPO_DIR/late' &&
+	grep -q 'to 198.51.100.2  <- model endpoint' '$TOPO_DIR/late'"
+DNSLOG="$TOPO_DIR/dns.log"
+
 printf '127.0.0.1 localhost\n198.51.100.11 api.test\n' > "$TOPO_DIR/hosts"
 chmod a+r "$TOPO_DIR/hosts"
 mark
@@ -157,8 +229,8 @@ mark
 NSSWITCH_FILE="$TOPO_DIR/nsswitch.conf" run_init "$NS_SBX" "$TOPO_DIR/nss-dry" -- --dry-run
 ok "nsswitch not 'files dns': the names still resolve" \
 	grep -q '^# allow tcp port 443 to 198.51.100.10  <- profile common: api.test$' "$TOPO_DIR/nss-dry"
-ok "nsswitch not 'files dns': glibc asked each name from its own socket" \
-	[ "$(ports_of api.test model.test)" -eq 2 ]
+ok "nsswitch not 'files dns': glibc asked each name from its own socket (no batch)" \
+	[ "$(ports_of api.test)" -ge 1 -a "$(ports_of model.test)" -ge 1 -a -z "$(batch_ports api.test model.test)" ]
 
 # 3. A real start: the profile's names on their ports, DNS to resolv.conf's
 #    nameserver only, nothing else (the gateway's /24 included).
