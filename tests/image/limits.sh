@@ -144,7 +144,16 @@ half() {  # half ENGINE LABEL: every check for one engine
 	ok "$L doctor shows the limits" grep -q "^ok   limits: processes 4096, memory ${mem}m (no swap on top), CPUs $cpus, open files [0-9]*, /tmp ${tmp}m in memory" "$WORK/doctor"
 
 	# The defaults in force, read inside the running container and from the engine.
-	sbx "$e" 90 "$CG"'echo "pids.max=$(pids max) mem=$(mem_max) swap=$(swap_max) nofile=$(ulimit -n)"; df -m /tmp | tail -1; sleep 3'
+	sbx "$e" 90 "$CG"'echo "pids.max=$(pids max) mem=$(mem_max) swap=$(swap_max) nofile=$(ulimit -n)"; df -m /tmp | tail -1; sleep 5' &
+	spid=$!
+	id='' i=0
+	while [ -z "$id" ] && [ $i -lt 100 ]; do sleep 0.2; id=$(container_id "$e"); i=$((i + 1)); done
+	seen=''
+	[ -z "$id" ] || seen=$(inspect "$e" "$id" '{{.HostConfig.PidsLimit}} {{.HostConfig.Memory}} {{.HostConfig.MemorySwap}} {{.HostConfig.NanoCpus}}')
+	wait "$spid"
+	echo "# $L: the engine's inspect output: PidsLimit Memory MemorySwap NanoCpus = $seen"
+	ok "$L defaults in the engine's inspect output: 4096 processes, ${mem} MiB with no swap on top, $cpus CPUs" \
+		[ "$seen" = "4096 $((mem * 1048576)) $((mem * 1048576)) $((cpus * 1000000000))" ]
 	note <"$WORK/sbx.out"
 	ok "$L defaults in force: pids.max 4096, the memory limit ${mem} MiB, /tmp ${tmp} MiB" sh -c "
 		grep -q '^pids.max=4096 mem=$((mem * 1048576)) ' '$WORK/sbx.out' && grep -q '^tmpfs  *$tmp ' '$WORK/sbx.out'"
@@ -236,8 +245,10 @@ echo "cpu: milli-cores=$(( (u1 - u0) * 1000 / (t1 - t0) ))"; kill 0'
 	used=$(sed -n 's/^cpu: milli-cores=\([0-9]*\)$/\1/p' "$WORK/sbx.out")
 	echo "# $L: the CPU hog ($((HOST_CPUS + 1)) busy loops) used ${used:-?} milli-cores of the $HOST_CPUS CPUs (bound $cpus); a busy loop on the host got $share milli-cores meanwhile, $base before"
 	ok "$L CPU hog: held at its bound of $cpus CPUs (${used:-?} milli-cores)" below "$used" $((cpus * 1000 + 100))
-	ok "$L CPU hog: the host's own busy loop kept at least 80% of what it got before ($share of $base milli-cores)" \
-		[ $((share * 10)) -ge $((base * 8)) ]
+	# What the host got is reported, not judged: on a shared machine other work moves it.  The
+	# kernel's own account of the sandbox's CPU time is judged: what it leaves is the host's.
+	ok "$L CPU hog: at least one core is left to the host ($((HOST_CPUS * 1000 - ${used:-0})) milli-cores)" \
+		sh -c "[ -n '$used' ] && [ $((HOST_CPUS * 1000 - ${used:-0})) -ge 900 ]"
 }
 
 [ "${SKIP_PODMAN:-0}" = 1 ] && echo "# SKIP_PODMAN=1: the podman half is left out"
