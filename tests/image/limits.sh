@@ -88,6 +88,9 @@ CG='pids() { cat /sys/fs/cgroup/pids/pids.$1 2>/dev/null || cat /sys/fs/cgroup/p
 cpu_ns() { cat /sys/fs/cgroup/cpuacct/cpuacct.usage 2>/dev/null || cat /sys/fs/cgroup/cpu,cpuacct/cpuacct.usage 2>/dev/null ||
 	awk "/^usage_usec/ { print \$2 * 1000 }" /sys/fs/cgroup/cpu.stat; }
 mem_max() { cat /sys/fs/cgroup/memory/memory.limit_in_bytes 2>/dev/null || cat /sys/fs/cgroup/memory.max; }
+cpu_quota() { if [ -r /sys/fs/cgroup/cpu.max ]; then read -r q p </sys/fs/cgroup/cpu.max
+	else read -r q </sys/fs/cgroup/cpu/cpu.cfs_quota_us; read -r p </sys/fs/cgroup/cpu/cpu.cfs_period_us; fi
+	echo $((q * 1000 / p)); }
 swap_max() { cat /sys/fs/cgroup/memory/memory.memsw.limit_in_bytes 2>/dev/null || cat /sys/fs/cgroup/memory.swap.max 2>/dev/null || echo none; }
 '
 
@@ -234,7 +237,7 @@ exec node -e "const a = []; for (;;) a.push(Buffer.alloc(1 << 20, 1))"'
 	base=$(busy_share)
 	CPU="$CG"'n=0; while [ $n -le '"$HOST_CPUS"' ]; do (while :; do :; done) & n=$((n + 1)); done
 sleep 1; u0=$(cpu_ns); t0=$(date +%s%N); sleep 6; u1=$(cpu_ns); t1=$(date +%s%N)
-echo "cpu: milli-cores=$(( (u1 - u0) * 1000 / (t1 - t0) ))"; kill 0'
+echo "cpu: milli-cores=$(( (u1 - u0) * 1000 / (t1 - t0) )) quota=$(cpu_quota)"; kill 0'
 	sbx "$e" 60 "$CPU" &
 	spid=$!
 	sleep 3
@@ -242,7 +245,9 @@ echo "cpu: milli-cores=$(( (u1 - u0) * 1000 / (t1 - t0) ))"; kill 0'
 	share=$(busy_share)
 	wait "$spid"
 	note <"$WORK/sbx.out"
-	used=$(sed -n 's/^cpu: milli-cores=\([0-9]*\)$/\1/p' "$WORK/sbx.out")
+	used=$(sed -n 's/^cpu: milli-cores=\([0-9]*\) .*/\1/p' "$WORK/sbx.out")
+	quota=$(sed -n 's/^cpu: .* quota=\([0-9]*\)$/\1/p' "$WORK/sbx.out")
+	ok "$L CPU hog: the kernel's CPU quota for the sandbox is $cpus CPUs (${quota:-?} milli-cores)" [ "${quota:-}" = $((cpus * 1000)) ]
 	echo "# $L: the CPU hog ($((HOST_CPUS + 1)) busy loops) used ${used:-?} milli-cores of the $HOST_CPUS CPUs (bound $cpus); a busy loop on the host got $share milli-cores meanwhile, $base before"
 	ok "$L CPU hog: held at its bound of $cpus CPUs (${used:-?} milli-cores)" below "$used" $((cpus * 1000 + 100))
 	# What the host got is reported, not judged: on a shared machine other work moves it.  The
