@@ -232,6 +232,11 @@ exec node -e "const a = []; for (;;) a.push(Buffer.alloc(1 << 20, 1))"'
 		sh -c "grep -q '^adj self=' '$WORK/sbx.out' && ! grep -q -e LOWERED-OWN -e WROTE-PID1 '$WORK/sbx.out'"
 	ok "$L memory hog: PID 1's oom_score_adj is no higher than the command's" \
 		awk -F'[= ]' '/^adj self=/ { exit !($5 <= $3) }' "$WORK/sbx.out"
+	if grep -qF "'--cap-add=SYS_RESOURCE'" "$WORK/dry"; then
+		ok "$L memory hog: with CAP_SYS_RESOURCE granted, PID 1's oom_score_adj is -1000" grep -q ' pid1=-1000$' "$WORK/sbx.out"
+	else
+		t_skip "$L memory hog: PID 1 at -1000 (this host cannot grant CAP_SYS_RESOURCE, so the script does not ask for it)"
+	fi
 
 	# --- the CPU hog -----------------------------------------------------------------------------
 	base=$(busy_share)
