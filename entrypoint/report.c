@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "entrypoint/first_run.h"
+#include "entrypoint/oom.h"
 #include "netfilter/render.h"
 
 /* What the seccomp filter denies (caps/sandbox_filter.h), for the plan. */
@@ -170,6 +171,8 @@ int report_nft(const struct pipeline *pl, FILE *out)
 	fprintf(out, "# init: %s\n", pl->pid1 ?
 		"stays PID 1: runs the command as its child, forwards signals, reaps zombies, exits with its status" :
 		"not PID 1: execs the command directly");
+	if (pl->pid1)
+		fprintf(out, "# out of memory: %s\n", oom_describe());
 	fputs("# command:", out);
 	for (char *const *a = pl->command.argv; *a; a++) {
 		fputc(' ', out);

@@ -17,6 +17,7 @@
 #include "caps/drop.h"
 #include "caps/sandbox_filter.h"
 #include "entrypoint/command.h"
+#include "entrypoint/oom.h"
 
 /* Signals the init passes on to the command.  What a terminal generates
  * (INT, QUIT, TSTP from ^C ^\ ^Z; WINCH on resize) goes straight to the
@@ -289,6 +290,7 @@ pid_t supervisor_fork(struct cs_error *err)
 		if (n != 1)
 			_exit(CS_EXIT_OSERR);
 		close(go[0]);
+		oom_pin_command();  /* before its drop, while it may set its floor */
 		return 0;
 	}
 	close(go[0]);
@@ -329,9 +331,10 @@ int supervisor_run(pid_t child, const struct cs_user *user, bool allow_userns)
 	struct cs_user sup;
 	struct drop_result dropped;
 	sigset_t set;
-	int sfd;
+	int sfd, status;
 
 	own_identity(user, &sup);
+	oom_guard_pid1();  /* before the drop: the shield needs CAP_SYS_RESOURCE */
 	/* Unprivileged from the start (nothing to switch): PID 1 keeps the
 	 * identity it was given, and only the flags and the filter apply. */
 	if (privileges_none()) {
@@ -368,7 +371,9 @@ int supervisor_run(pid_t child, const struct cs_user *user, bool allow_userns)
 	close(go_fd);
 	go_fd = -1;
 	resident_shrink();  /* from here on PID 1 only supervises */
-	return supervise(sfd, child);
+	status = supervise(sfd, child);
+	oom_report(status);
+	return status;
 abort:
 	/* The child waits for our byte: closing the pipe without one makes it
 	 * exit (71) before it does anything. */

@@ -13,7 +13,8 @@
 #      (default 40), split across the harnesses
 #   6. the host script's tests (shellcheck and a fake engine)
 #   7. the image tests with podman, then the same image on a private dockerd,
-#      then agent work under both (tests/image/agent_work.sh); all skipped
+#      then the limits under both (tests/image/limits.sh), then agent work
+#      under both (tests/image/agent_work.sh); all skipped
 #      with SKIP_IMAGE_TESTS=1
 # Every build uses -DCLI_SANDBOX_WERROR=ON: warnings are errors here.
 # Exits non-zero when any step fails; every step runs even after a failure.
@@ -102,6 +103,8 @@ step host-script sh tests/host/run.sh
 if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	step image sh tests/image/run.sh
 	step image-docker sh tests/image/docker.sh
+	# the limits (a fork bomb, a memory hog, a CPU hog) under podman and dockerd
+	step image-limits sh tests/image/limits.sh
 	# the same image: each CLI does agent work under podman and dockerd
 	step image-agent-work sh tests/image/agent_work.sh
 fi

@@ -58,7 +58,10 @@ chmod +x "$T/bin/docker" "$T/bin/podman"
 export HOME="$T/home" CLI_SANDBOX_HOME="$T/conf" FAKE_DIR="$T/fake" GIT_CONFIG_NOSYSTEM=1
 unset CLI_SANDBOX_ENGINE CLI_SANDBOX_IMAGE CLI_SANDBOX_HOST_ADDRESS CLI_SANDBOX_DOCKER_SOCKET \
 	CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE_GLOBAL_ARGS DOCKER_HOST GIT_CONFIG_GLOBAL \
-	FAKE_VERSION_RC FAKE_IMAGE_RC FAKE_GATEWAY
+	FAKE_VERSION_RC FAKE_IMAGE_RC FAKE_GATEWAY CLI_SANDBOX_PIDS_LIMIT CLI_SANDBOX_TMP_SIZE
+# The limits that depend on this machine, fixed here so that the exact arguments below do not;
+# the section "limits" tests the defaults themselves.
+export CLI_SANDBOX_MEMORY=2g CLI_SANDBOX_CPUS=1 CLI_SANDBOX_NOFILE=4096
 PATH="$T/bin:$PATH"
 FAKE_IMAGES=localhost/cli-sandbox:latest
 export PATH FAKE_IMAGES
@@ -99,6 +102,25 @@ rc_is() { [ "$rc" -eq "$1" ] || { why "exit status $rc, not $1; stderr: $(cat "$
 out_is() { printf '%s\n' "$1" >"$T/expected"; cmp -s "$T/expected" "$T/out" || { why "$(diff "$T/expected" "$T/out")"; return 1; }; }
 err_has() { grep -qF -- "$1" "$T/err" || { why "stderr lacks '$1': $(cat "$T/err")"; return 1; }; }
 
+# The limits' arguments (host/cli-sandbox's add_limits), right after run; CAP_SYS_RESOURCE only
+# where this machine's processes may hold it (bit 24 of CapBnd).
+LIM='--pids-limit
+4096
+--memory
+2048m
+--memory-swap
+2048m
+--cpus
+1
+--ulimit
+nofile=4096:4096
+--tmpfs
+/tmp:rw,nosuid,nodev,exec,size=512m,mode=1777'
+if [ ! -r /proc/self/status ] ||
+	awk '/^CapBnd:/ { exit !(index("13579bdfBDF", substr($2, length($2) - 6, 1)) > 0) }' /proc/self/status; then
+	LIM="$LIM
+--cap-add=SYS_RESOURCE"
+fi
 COMMON='--rm
 -i
 --cap-drop=ALL
@@ -139,6 +161,8 @@ t "--help exits 0" rc_is 0
 missing=''
 for w in --managed --interactive --allow --allow-host-network --endpoint --workspace \
 	--docker-socket --engine --image --dry-run --json build doctor endpoints claude codex pi \
+	--pids-limit --memory --cpus --nofile --tmp-size CLI_SANDBOX_PIDS_LIMIT CLI_SANDBOX_MEMORY \
+	CLI_SANDBOX_CPUS CLI_SANDBOX_NOFILE CLI_SANDBOX_TMP_SIZE \
 	CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE_GLOBAL_ARGS CLI_SANDBOX_HOST_ADDRESS; do
 	grep -qF -- "$w" "$T/out" || missing="$missing $w"
 done
@@ -159,7 +183,7 @@ t "--json outside doctor is refused" failed_with "doctor only"
 
 # ---------------------------------------------------------------- profiles and CLIs
 cs --managed http://192.0.2.1:4000/v1
-t "managed claude (the default CLI): exact docker arguments" expect docker run "$COMMON" \
+t "managed claude (the default CLI): exact docker arguments" expect docker run "$LIM" "$COMMON" \
 	-v "$HOME/.claude:/home/node/.claude" \
 	-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000/v1 \
 	"$GIT_ENV" localhost/cli-sandbox:latest -- claude
@@ -172,7 +196,7 @@ fi
 : >"$HOME/.claude.json"
 cs --engine podman --managed http://192.0.2.1:4000 claude -- -p "it's \"quoted\"" "\$HOME" 'two
 lines'
-t "managed claude with CLI args, ~/.claude.json left out: exact podman arguments" expect podman run "$COMMON" \
+t "managed claude with CLI args, ~/.claude.json left out: exact podman arguments" expect podman run "$LIM" "$COMMON" \
 	-v "$HOME/.claude:/home/node/.claude" \
 	-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000 \
 	"$GIT_ENV" localhost/cli-sandbox:latest -- claude -p "it's \"quoted\"" "\$HOME" 'two
@@ -180,7 +204,7 @@ lines'
 rm -f "$HOME/.claude.json"
 
 cs --interactive codex --allow api.example.com --allow 198.51.100.7:8443 --allow-host-network
-t "interactive codex with --allow and --allow-host-network: exact arguments" expect docker run "$COMMON" \
+t "interactive codex with --allow and --allow-host-network: exact arguments" expect docker run "$LIM" "$COMMON" \
 	-v "$HOME/.codex:/home/node/.codex" \
 	-e CLI_SANDBOX_EGRESS_PROFILE=interactive -e CLI_SANDBOX_ALLOW=api.example.com,198.51.100.7:8443 \
 	-e CLI_SANDBOX_ALLOW_HOST_NETWORK=true "$GIT_ENV" localhost/cli-sandbox:latest -- codex
@@ -191,13 +215,13 @@ t "--managed=URL is read as --managed URL (and clashes with --interactive)" fail
 cs --image=my/img:1 pi --interactive --endpoint=none
 t "--endpoint with an unknown name is refused" failed_with "no endpoint named 'none'"
 cs --image=my/img:1 --interactive pi
-t "interactive pi with --image=NAME: exact arguments (no model URL)" expect docker run "$COMMON" \
+t "interactive pi with --image=NAME: exact arguments (no model URL)" expect docker run "$LIM" "$COMMON" \
 	-v "$HOME/.pi:/home/node/.pi" -e CLI_SANDBOX_EGRESS_PROFILE=interactive \
 	"$GIT_ENV" my/img:1 -- pi
 t "the settings folder ~/.pi is created" [ -d "$HOME/.pi" ]
 
 CLI_SANDBOX_IMAGE=env/img CLI_SANDBOX_ENGINE=podman cs --interactive
-t "CLI_SANDBOX_IMAGE and CLI_SANDBOX_ENGINE are honoured" expect podman run "$COMMON" \
+t "CLI_SANDBOX_IMAGE and CLI_SANDBOX_ENGINE are honoured" expect podman run "$LIM" "$COMMON" \
 	-v "$HOME/.claude:/home/node/.claude" -e CLI_SANDBOX_EGRESS_PROFILE=interactive \
 	"$GIT_ENV" env/img -- claude
 
@@ -224,13 +248,13 @@ t "... and the global e-mail is still passed" has_arg "GIT_COMMITTER_EMAIL=ada@e
 CLI_SANDBOX_ENGINE_ARGS='--runtime-flag --ulimit nofile=1024:1024' \
 	CLI_SANDBOX_ENGINE_GLOBAL_ARGS='--runtime runc' cs --engine podman --interactive
 t "CLI_SANDBOX_ENGINE_GLOBAL_ARGS go before run, CLI_SANDBOX_ENGINE_ARGS right after it" \
-	expect podman --runtime runc run --runtime-flag --ulimit nofile=1024:1024 "$COMMON" \
+	expect podman --runtime runc run "$LIM" --runtime-flag --ulimit nofile=1024:1024 "$COMMON" \
 	-v "$HOME/.claude:/home/node/.claude" -e CLI_SANDBOX_EGRESS_PROFILE=interactive \
 	"$GIT_ENV" localhost/cli-sandbox:latest -- claude
 
 # ---------------------------------------------------------------- terminal
 cs --interactive
-t "no terminal: -i but no -t" lacks_arg "-t"
+t "no terminal: -i but no -t" sh -c "! grep -qx -- -t '$FAKE_DIR/args'"
 t "no terminal: no COLUMNS/LINES" lacks_arg "COLUMNS="
 if command -v script >/dev/null 2>&1; then
 	rm -f "$FAKE_DIR/args"
@@ -348,7 +372,7 @@ sock_gid=$(id -g)
 if [ "$(id -u)" = 0 ]; then chgrp 4242 "$T/sock" && sock_gid=4242; fi
 CLI_SANDBOX_DOCKER_SOCKET=$T/sock cs --interactive --docker-socket
 t "--docker-socket mounts the socket at /var/run/docker.sock" has_arg "$T/sock:/var/run/docker.sock"
-t "--docker-socket adds the socket's group" expect docker run "$COMMON" \
+t "--docker-socket adds the socket's group" expect docker run "$LIM" "$COMMON" \
 	-v "$HOME/.claude:/home/node/.claude" -v "$T/sock:/var/run/docker.sock" --group-add "$sock_gid" \
 	-e CLI_SANDBOX_EGRESS_PROFILE=interactive "$GIT_ENV" localhost/cli-sandbox:latest -- claude
 t "--docker-socket warns that the agent controls the host's engine" err_has "full control of the host's docker"
@@ -404,7 +428,7 @@ t "... found with 'image inspect localhost/cli-sandbox:codex'" grep -qx localhos
 FAKE_IMAGES='localhost/cli-sandbox:latest localhost/cli-sandbox:codex' cs --interactive claude
 t "claude without its own image: the all-in-one runs" image_is localhost/cli-sandbox:latest
 FAKE_IMAGES='localhost/cli-sandbox:claude' cs --managed http://192.0.2.1:4000
-t "the default CLI (claude) with only its own image: exact arguments" expect docker run "$COMMON" \
+t "the default CLI (claude) with only its own image: exact arguments" expect docker run "$LIM" "$COMMON" \
 	-v "$HOME/.claude:/home/node/.claude" \
 	-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000 \
 	"$GIT_ENV" localhost/cli-sandbox:claude -- claude
@@ -491,7 +515,7 @@ cs doctor --json --managed "http://127.0.0.1:$port/v1"
 t "doctor --json, all good: exit 0" rc_is 0
 t "doctor --json, all good: valid JSON" json_ok
 t "doctor --json, all good: ok is true" jq_is 'j["ok"]' True
-t "doctor --json: checks engine, image, endpoint, workspace" jq_is '[x["name"] for x in j["checks"]]' "['engine', 'image', 'endpoint', 'workspace']"
+t "doctor --json: checks engine, image, endpoint, workspace, limits" jq_is '[x["name"] for x in j["checks"]]' "['engine', 'image', 'endpoint', 'workspace', 'limits']"
 t "doctor --json: the workspace detail survives quotes and backslashes" jq_is 'c["workspace"]["detail"] == ws' True
 FAKE_IMAGE_RC=1 cs doctor --json --managed "http://127.0.0.1:$port"
 t "doctor --json without the image: exit non-zero" [ "$rc" -ne 0 ]
@@ -569,6 +593,47 @@ PATH="$T/min" cs doctor --json --interactive
 t "doctor with no engine at all: reported, not a crash" jq_is '(j["ok"], c["engine"]["ok"])' "(False, False)"
 unset FAKE_GATEWAY
 
+# ---------------------------------------------------------------- limits
+# The defaults, from this machine: half its memory (at most 8 GiB), all CPUs but one (at least
+# one), 65536 open files within this shell's hard limit, /tmp a quarter of the memory (at most 1g).
+_mem=$(awk '/^MemTotal:/ { printf "%d", $2 / 2048 }' /proc/meminfo)
+[ "$_mem" -le 8192 ] || _mem=8192
+_cpus=$(getconf _NPROCESSORS_ONLN)
+_cpus=$((_cpus > 1 ? _cpus - 1 : 1))
+_nofile=$(awk 'index($0, "Max open files") == 1 { print $5 }' /proc/self/limits)
+case $_nofile in *[!0-9]* | '') _nofile=65536 ;; esac
+[ "$_nofile" -le 65536 ] || _nofile=65536
+_tmp=$((_mem / 4))
+[ "$_tmp" -le 1024 ] || _tmp=1024
+(unset CLI_SANDBOX_MEMORY CLI_SANDBOX_CPUS CLI_SANDBOX_NOFILE && cs --interactive pi)
+t "limits by default: 4096 processes" sh -c "grep -A1 -xF -- --pids-limit '$FAKE_DIR/args' | grep -qx 4096"
+t "limits by default: memory ${_mem}m, half this host's at most 8g, with --memory-swap the same" \
+	sh -c "grep -A1 -xF -- --memory '$FAKE_DIR/args' | grep -qx ${_mem}m && grep -A1 -xF -- --memory-swap '$FAKE_DIR/args' | grep -qx ${_mem}m"
+t "limits by default: $_cpus CPUs, all but one of this host's" sh -c "grep -A1 -xF -- --cpus '$FAKE_DIR/args' | grep -qx $_cpus"
+t "limits by default: nofile $_nofile, within this shell's hard limit" has_arg "nofile=$_nofile:$_nofile"
+t "limits by default: /tmp a tmpfs of ${_tmp}m" has_arg "/tmp:rw,nosuid,nodev,exec,size=${_tmp}m,mode=1777"
+CLI_SANDBOX_PIDS_LIMIT=5000 CLI_SANDBOX_TMP_SIZE=300m cs --interactive pi
+t "CLI_SANDBOX_PIDS_LIMIT and CLI_SANDBOX_TMP_SIZE set their limits" sh -c "grep -A1 -xF -- --pids-limit '$FAKE_DIR/args' | grep -qx 5000 && grep -q 'size=300m,' '$FAKE_DIR/args'"
+CLI_SANDBOX_PIDS_LIMIT=5000 cs --interactive pi --pids-limit 9000 --memory 3G --cpus 0.5 --nofile=2048 --tmp-size 1g
+t "the options win over the variables" sh -c "grep -A1 -xF -- --pids-limit '$FAKE_DIR/args' | grep -qx 9000 &&
+	grep -A1 -xF -- --memory '$FAKE_DIR/args' | grep -qx 3072m && grep -A1 -xF -- --cpus '$FAKE_DIR/args' | grep -qx 0.5 &&
+	grep -qx nofile=2048:2048 '$FAKE_DIR/args' && grep -q 'size=1024m,' '$FAKE_DIR/args'"
+cs --interactive --dry-run --pids-limit 9000 pi
+t "--dry-run shows the limits" sh -c "grep -qx \"  '9000' \\\\\\\\\" '$T/out' && grep -q \"^  'nofile=4096:4096' \" '$T/out'"
+CLI_SANDBOX_ENGINE_ARGS='--pids-limit 100' cs --interactive pi
+t "CLI_SANDBOX_ENGINE_ARGS come after the limits, so their words win" \
+	sh -c "[ \"\$(grep -n -xF -- --pids-limit '$FAKE_DIR/args' | tail -1 | cut -d: -f2-)\" = --pids-limit ] &&
+	[ \"\$(grep -A1 -xF -- --pids-limit '$FAKE_DIR/args' | tail -1)\" = 100 ]"
+for bad in '--memory lots' '--memory 1.5g' '--memory 10m' '--cpus 0' '--cpus x' '--cpus 9999' \
+	'--pids-limit 10' '--pids-limit -1' '--nofile 100' '--tmp-size 3g'; do
+	# shellcheck disable=SC2086 # the option and its value
+	cs --interactive $bad pi
+	t "a bad limit is refused with one line: $bad" failed_with "${bad%% *}"
+	t "... and the engine does not run ($bad)" not_run
+done
+cs doctor --json --interactive
+t "doctor --json lists the limits, ok" jq_is '(c["limits"]["ok"], "processes 4096, memory 2048m" in c["limits"]["detail"])' "(True, True)"
+
 # ---------------------------------------------------------------- other shells
 printf '#!/bin/sh\nexec bash --posix "$@"\n' >"$T/bash-posix" && chmod +x "$T/bash-posix"
 for shell in dash bash-posix; do
@@ -576,7 +641,7 @@ for shell in dash bash-posix; do
 	SH_UNDER_TEST=$shell
 	[ "$shell" = dash ] || SH_UNDER_TEST=$T/bash-posix
 	cs --managed http://192.0.2.1:4000/v1 -- "it's"
-	t "$shell: managed claude, exact arguments" expect docker run "$COMMON" \
+	t "$shell: managed claude, exact arguments" expect docker run "$LIM" "$COMMON" \
 		-v "$HOME/.claude:/home/node/.claude" \
 		-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000/v1 \
 		"$GIT_ENV" localhost/cli-sandbox:latest -- claude "it's"

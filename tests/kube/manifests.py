@@ -40,7 +40,7 @@ import sys
 import urllib.parse
 
 import yaml
-from kubernetes import client
+from kubernetes import client, utils
 
 MODELS = {
     ("v1", "Namespace"): "V1Namespace",
@@ -225,6 +225,11 @@ def check_egress(rules, addr, port, path):
          and "endPort" not in ports[0], f"{path}: egress must allow TCP port {port} only")
 
 
+def quantity(q):
+    """A Kubernetes quantity (4Gi, 200m, "2") as a number."""
+    return utils.parse_quantity(q)
+
+
 def check_pod_spec(spec, path, configmap):
     need(spec.get("restartPolicy") == "Never", f"{path}.restartPolicy: Never (one task, one run)")
     need(spec.get("automountServiceAccountToken") is False, f"{path}.automountServiceAccountToken: false")
@@ -245,7 +250,12 @@ def check_pod_spec(spec, path, configmap):
         need("command" not in c, f"{p}.command: leave the ENTRYPOINT (the init) alone; use args")
         need({"configMapRef": {"name": configmap}} in c.get("envFrom", []),
              f"{p}.envFrom: the gateway ConfigMap {configmap}, so both sides see one configuration")
-        need(c.get("resources", {}).get("limits", {}).get("memory"), f"{p}.resources.limits.memory: set")
+        limits = c.get("resources", {}).get("limits", {})
+        requests = c.get("resources", {}).get("requests", {})
+        for r in ("cpu", "memory", "ephemeral-storage"):
+            need(limits.get(r), f"{p}.resources.limits.{r}: set (a runaway agent must not take the node)")
+            need(r not in requests or quantity(requests[r]) <= quantity(limits.get(r, requests[r])),
+                 f"{p}.resources.requests.{r}: no more than its limit")
     need(init.get("args", [None])[0] == "--firewall-only", f"{ip}.args: start with --firewall-only")
     need(agent.get("args", [None])[0] == "--verify-only" and len(agent["args"]) > 1,
          f"{ap}.args: --verify-only, then the command")
@@ -267,6 +277,19 @@ def check_pod_spec(spec, path, configmap):
     need(asc.get("readOnlyRootFilesystem") is True, f"{ap}.securityContext.readOnlyRootFilesystem: true")
     seccomp = asc.get("seccompProfile", pod_sc.get("seccompProfile", {}))
     need(seccomp.get("type") == "RuntimeDefault", f"{ap}: seccompProfile RuntimeDefault")
+    # Every emptyDir the agent writes is bounded, and together they fit in its
+    # ephemeral-storage limit, which counts them (the root filesystem is read-only).
+    vols = {v.get("name"): v for v in spec.get("volumes", [])}
+    scratch = 0
+    for m in agent.get("volumeMounts", []):
+        v = vols.get(m.get("name"), {})
+        if "emptyDir" in v:
+            size = (v["emptyDir"] or {}).get("sizeLimit")
+            need(size, f"{path}.volumes[{v.get('name')}].emptyDir.sizeLimit: set (it is the node's disk)")
+            scratch += quantity(size or "0")
+    eph = agent.get("resources", {}).get("limits", {}).get("ephemeral-storage")
+    need(not eph or scratch <= quantity(eph),
+         f"{ap}.resources.limits.ephemeral-storage: at least the emptyDirs' sizeLimits together")
     mounts = {m["mountPath"] for m in agent.get("volumeMounts", [])}
     need({"/workspace", "/home/node", "/tmp"} <= mounts,
          f"{ap}.volumeMounts: /workspace, /home/node and /tmp (the root filesystem is read-only)")

@@ -39,6 +39,14 @@ MUTATIONS = [
     ("sandboxtemplate.yaml", "envVarsInjectionPolicy: Disallowed", "envVarsInjectionPolicy: Sometimes", "not one of"),
     ("sandboxtemplate.yaml", "  podTemplate:\n", "  podTemplat:\n", "unknown field"),
     ("namespace.yaml", "enforce: privileged", "enforce: restricted", "privileged"),
+    ("job.yaml", "limits: {cpu: 200m, memory: 64Mi, ephemeral-storage: 64Mi}", "limits: {cpu: 200m, memory: 64Mi}",
+     "limits.ephemeral-storage"),
+    ("job.yaml", 'limits: {cpu: "2", memory: 4Gi, ephemeral-storage: 4Gi}', "limits: {memory: 4Gi, ephemeral-storage: 4Gi}",
+     "limits.cpu"),
+    ("job.yaml", "requests: {cpu: 500m, memory: 1Gi,", "requests: {cpu: 500m, memory: 8Gi,", "no more than its limit"),
+    ("job.yaml", 'ephemeral-storage: 4Gi}', 'ephemeral-storage: 3Gi}', "emptyDirs' sizeLimits together"),
+    ("job.yaml", "        - name: tmp\n          emptyDir:\n            sizeLimit: 2Gi", "        - name: tmp\n          emptyDir: {}",
+     "emptyDir.sizeLimit"),
 ]
 
 
