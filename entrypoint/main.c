@@ -186,16 +186,13 @@ static int report(enum mode mode, const struct pipeline *pl)
 	return 0;
 }
 
-static int program_firewall(const struct pipeline *pl, struct cs_error *err)
+static int program_firewall(struct pipeline *pl, struct cs_error *err)
 {
 	if (!pl->policy.firewall) {
 		cs_warn("SKIP_EGRESS_FIREWALL=true: NO FIREWALL, egress is completely open (trusted local diagnostics only)");
 		return 0;
 	}
-	if (firewall_apply(&pl->ruleset, err))
-		return -1;
-	report_firewall_up(pl);
-	return 0;
+	return pipeline_program_firewall(pl, err);
 }
 
 static int shed_privileges(const struct pipeline *pl, struct cs_error *err)

@@ -12,16 +12,13 @@
 
 #define SPLIT_MAX_NAMESERVERS 3  /* what libc uses */
 
-int split_firewall_only(const struct pipeline *pl, struct cs_error *err)
+int split_firewall_only(struct pipeline *pl, struct cs_error *err)
 {
 	if (!pl->policy.firewall)
 		return cs_fail(err, CS_EXIT_CONFIG,
 			       "--firewall-only with SKIP_EGRESS_FIREWALL=true would program nothing; "
 			       "unset SKIP_EGRESS_FIREWALL or do not run the firewall init container");
-	if (firewall_apply(&pl->ruleset, err))
-		return -1;
-	report_firewall_up(pl);
-	return 0;
+	return pipeline_program_firewall(pl, err);
 }
 
 /* The IPv4 nameservers of resolv.conf, as probe targets: DNS to each must
