@@ -11,10 +11,13 @@
 
 #include <errno.h>
 #include <linux/audit.h>
+#include <linux/netlink.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -53,16 +56,86 @@ size_t sandbox_filter_program(bool allow_userns, const struct sock_filter **insn
 	return sizeof(sandbox_filter_deny_userns) / sizeof(sandbox_filter_deny_userns[0]);
 }
 
+/* Evidence that this kernel has no seccomp at all, which no failing or
+ * refused call can fake: its /proc/self/status is readable and complete
+ * (it has the "Pid:" field every kernel prints), and has no "Seccomp:"
+ * field, which every kernel built with CONFIG_SECCOMP prints (since 3.8).
+ * An unreadable file is no evidence. */
+static bool kernel_lacks_seccomp(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	bool pid = false, seccomp = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		pid = pid || strncmp(line, "Pid:", 4) == 0;
+		seccomp = seccomp || strncmp(line, "Seccomp:", 8) == 0;
+	}
+	if (ferror(f))
+		pid = false;
+	fclose(f);
+	return pid && !seccomp;
+}
+
+/* A call the filter must refuse, with the filter's own errno; a socket
+ * made instead is closed, and the answer is false. */
+static bool refused_socket(int family, int type, int protocol, int want, int *got)
+{
+	int fd = socket(family, type | SOCK_CLOEXEC, protocol);
+
+	*got = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 && *got == want;
+}
+
+int sandbox_filter_verify(struct cs_error *err)
+{
+	long mode = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
+	int got;
+
+	if (mode != SECCOMP_MODE_FILTER)
+		return cs_fail(err, CS_EXIT_OSERR,
+			       "the seccomp filter is not in force after its install (prctl(PR_GET_SECCOMP) %s %s); "
+			       "the command is not started, check for a runtime seccomp or LSM policy that fakes seccomp(2)",
+			       mode < 0 ? "failed with" : "says mode", mode < 0 ? strerrorname_np(errno) : mode == 0 ? "0" : "1");
+	/* The canaries: netlink's generic family is built into every kernel
+	 * with networking, so only the filter refuses it (EPROTONOSUPPORT);
+	 * AF_VSOCK is the family the filter exists for (EAFNOSUPPORT). */
+	if (!refused_socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC, EPROTONOSUPPORT, &got))
+		return cs_fail(err, CS_EXIT_OSERR,
+			       "the seccomp filter does not refuse socket(AF_NETLINK, NETLINK_GENERIC) (%s instead of EPROTONOSUPPORT): "
+			       "it is not the one installed; the command is not started, check for a runtime policy that fakes seccomp(2)",
+			       got ? strerrorname_np(got) : "a socket");
+	if (!refused_socket(AF_VSOCK, SOCK_STREAM, 0, EAFNOSUPPORT, &got))
+		return cs_fail(err, CS_EXIT_OSERR,
+			       "the seccomp filter does not refuse socket(AF_VSOCK) (%s instead of EAFNOSUPPORT); "
+			       "the command is not started, check for a runtime policy that fakes seccomp(2)",
+			       got ? strerrorname_np(got) : "a socket");
+	return 0;
+}
+
 int sandbox_filter_install(bool allow_userns, struct cs_error *err)
 {
 	const struct sock_filter *insns;
 	struct sock_fprog prog;
 	long rc;
 
-	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0 && errno == EINVAL) {
-		cs_warn("THIS KERNEL HAS NO SECCOMP: the command runs WITHOUT the sandbox's system-call filter "
-			"(AF_VSOCK sockets and user namespaces stay available to it); use a kernel with CONFIG_SECCOMP_FILTER");
-		return 0;
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0) {
+		int e = errno;
+
+		if (e == EINVAL && kernel_lacks_seccomp()) {
+			cs_warn("THIS KERNEL HAS NO SECCOMP (/proc/self/status has no Seccomp: field): the command runs WITHOUT the "
+				"sandbox's system-call filter (AF_VSOCK sockets and user namespaces stay available to it); "
+				"use a kernel with CONFIG_SECCOMP_FILTER");
+			return 0;
+		}
+		return cs_fail(err, CS_EXIT_OSERR,
+			       "prctl(PR_GET_SECCOMP) failed with %s, yet this kernel has seccomp (or /proc/self/status cannot tell); "
+			       "the command is not started, check for a runtime seccomp or LSM policy that refuses prctl",
+			       strerrorname_np(e));
 	}
 	prog.len = (unsigned short)sandbox_filter_program(allow_userns, &insns);
 	prog.filter = (struct sock_filter *)insns;  /* the kernel copies it and never writes */
@@ -85,5 +158,7 @@ int sandbox_filter_install(bool allow_userns, struct cs_error *err)
 		return cs_fail(err, CS_EXIT_OSERR, "installing the seccomp filter failed (%s); the command is not started, "
 			       "check for a runtime seccomp or LSM policy that blocks seccomp(2) or prctl(PR_SET_SECCOMP)",
 			       strerror(errno));
-	return 0;
+	/* Believe nothing that was not read back: a call that says 0 may have
+	 * installed nothing. */
+	return sandbox_filter_verify(err);
 }
