@@ -38,10 +38,19 @@ int cs_print_error(const struct cs_error *err)
 	return err->status;
 }
 
+static bool muted_lines;
+
+void cs_mute(bool muted)
+{
+	muted_lines = muted;
+}
+
 void cs_warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (muted_lines)
+		return;
 	va_start(ap, fmt);
 	print_line("warning: ", fmt, ap);
 	va_end(ap);
@@ -51,6 +60,8 @@ void cs_info(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (muted_lines)
+		return;
 	va_start(ap, fmt);
 	print_line("", fmt, ap);
 	va_end(ap);

@@ -7,6 +7,7 @@
 #define CLI_SANDBOX_BASE_STATUS_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 enum cs_exit {
 	CS_EXIT_OK = 0,
@@ -34,5 +35,10 @@ void cs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* An informational line on stderr ("cli-sandbox-init: ..."). */
 void cs_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* While muted, warnings and informational lines are not printed (errors
+ * are): for a stage that reads another profile's data only to learn what it
+ * would open (--verify-only), whose remarks are not this start's. */
+void cs_mute(bool muted);
 
 #endif
