@@ -117,48 +117,91 @@ int sandbox_filter_verify(struct cs_error *err)
 	return 0;
 }
 
+/* The filter's mode before an install: 0 when one may be installed, 1 when
+ * this kernel has no seccomp at all (proven), -1 with err otherwise. */
+static int seccomp_available(struct cs_error *err)
+{
+	int e;
+
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0)
+		return 0;
+	e = errno;
+	if (e == EINVAL && kernel_lacks_seccomp())
+		return 1;
+	return cs_fail(err, CS_EXIT_OSERR,
+		       "prctl(PR_GET_SECCOMP) failed with %s, yet this kernel has seccomp (or /proc/self/status cannot tell); "
+		       "the command is not started, check for a runtime seccomp or LSM policy that refuses prctl",
+		       strerrorname_np(e));
+}
+
+/* One seccomp(2) install (prctl(PR_SET_SECCOMP) where seccomp(2) is older
+ * than the kernel); -1 with errno set. */
+static long load(const struct sock_filter *insns, size_t n)
+{
+	struct sock_fprog prog = { .len = (unsigned short)n, .filter = (struct sock_filter *)insns };
+	long rc;
+
+	/* The drop has set it already; an unprivileged filter install needs it. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	errno = ENOSYS;
+	rc = -1;
+#ifdef SYS_seccomp
+	rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+#endif
+	/* Only a kernel older than seccomp(2) (3.17), or a policy that answers
+	 * as one, gets the older interface to the same filter. */
+	if (rc != 0 && errno == ENOSYS)
+		rc = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	return rc;
+}
+
 int sandbox_filter_install(bool allow_userns, struct cs_error *err)
 {
 	const struct sock_filter *insns;
-	struct sock_fprog prog;
-	long rc;
+	size_t n;
+	int avail = seccomp_available(err);
 
-	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0) {
-		int e = errno;
-
-		if (e == EINVAL && kernel_lacks_seccomp()) {
-			cs_warn("THIS KERNEL HAS NO SECCOMP (/proc/self/status has no Seccomp: field): the command runs WITHOUT the "
-				"sandbox's system-call filter (AF_VSOCK sockets and user namespaces stay available to it); "
-				"use a kernel with CONFIG_SECCOMP_FILTER");
-			return 0;
-		}
-		return cs_fail(err, CS_EXIT_OSERR,
-			       "prctl(PR_GET_SECCOMP) failed with %s, yet this kernel has seccomp (or /proc/self/status cannot tell); "
-			       "the command is not started, check for a runtime seccomp or LSM policy that refuses prctl",
-			       strerrorname_np(e));
+	if (avail < 0)
+		return -1;
+	if (avail > 0) {
+		cs_warn("THIS KERNEL HAS NO SECCOMP (/proc/self/status has no Seccomp: field): the command runs WITHOUT the "
+			"sandbox's system-call filter (AF_VSOCK sockets and user namespaces stay available to it); "
+			"use a kernel with CONFIG_SECCOMP_FILTER");
+		return 0;
 	}
-	prog.len = (unsigned short)sandbox_filter_program(allow_userns, &insns);
-	prog.filter = (struct sock_filter *)insns;  /* the kernel copies it and never writes */
-	/* The drop has set it already; libseccomp's load set it too, and an
-	 * unprivileged filter install needs it. */
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		rc = -1;
-	else {
-		errno = ENOSYS;
-		rc = -1;
-#ifdef SYS_seccomp
-		rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
-#endif
-		/* Only a kernel older than seccomp(2) (3.17), or a policy that
-		 * answers as one, gets the older interface to the same filter. */
-		if (rc != 0 && errno == ENOSYS)
-			rc = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
-	}
-	if (rc != 0)
+	n = sandbox_filter_program(allow_userns, &insns);
+	if (load(insns, n) != 0)
 		return cs_fail(err, CS_EXIT_OSERR, "installing the seccomp filter failed (%s); the command is not started, "
 			       "check for a runtime seccomp or LSM policy that blocks seccomp(2) or prctl(PR_SET_SECCOMP)",
 			       strerror(errno));
 	/* Believe nothing that was not read back: a call that says 0 may have
 	 * installed nothing. */
 	return sandbox_filter_verify(err);
+}
+
+size_t resolver_filter_program(const struct sock_filter **insns)
+{
+	*insns = resolver_filter;
+	return sizeof(resolver_filter) / sizeof(resolver_filter[0]);
+}
+
+int resolver_filter_install(struct cs_error *err)
+{
+	const struct sock_filter *insns;
+	size_t n;
+	int avail = seccomp_available(err), got;
+
+	if (avail != 0)
+		return avail < 0 ? -1 : 0;  /* no seccomp: the command's filter says so, loudly */
+	n = resolver_filter_program(&insns);
+	if (load(insns, n) != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "installing the resolver's seccomp filter failed (%s)", strerror(errno));
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) != SECCOMP_MODE_FILTER)
+		return cs_fail(err, CS_EXIT_OSERR, "the resolver's seccomp filter is not in force after its install");
+	/* The canary: a netlink protocol but ROUTE, which only the filter refuses. */
+	if (!refused_socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC, EPROTONOSUPPORT, &got))
+		return cs_fail(err, CS_EXIT_OSERR, "the resolver's seccomp filter does not refuse socket(AF_NETLINK, NETLINK_GENERIC) (%s)",
+			       got ? strerrorname_np(got) : "a socket");
+	return 0;
 }

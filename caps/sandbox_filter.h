@@ -49,6 +49,18 @@ int sandbox_filter_install(bool allow_userns, struct cs_error *err);
  * err (71). */
 int sandbox_filter_verify(struct cs_error *err);
 
+/* The resolver child's filter (profiles/lookup.h runs the isolation that
+ * installs it): an allowlist of what glibc's resolver, NSS "files" and
+ * "dns", the fast path and the child's threads need; any other call kills
+ * the child (SIGSYS), and the parent fails the start.  After
+ * privileges_isolate (no_new_privs set); read back like the command's
+ * (PR_GET_SECCOMP 2, socket(AF_NETLINK, NETLINK_GENERIC) refused).  0, or
+ * -1 with err (71).  The code lives here, beside the command's filter,
+ * because profiles/ may include only base/: the child reaches it through
+ * the isolation hook that the init passes down (entrypoint/main.c). */
+int resolver_filter_install(struct cs_error *err);
+size_t resolver_filter_program(const struct sock_filter **insns);
+
 /* The program that sandbox_filter_install() loads for this variant (for the
  * tests): sets *insns, returns the number of instructions. */
 size_t sandbox_filter_program(bool allow_userns, const struct sock_filter **insns);

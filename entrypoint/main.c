@@ -142,7 +142,9 @@ static int plan_command(struct pipeline *pl, char *const envp[], char *const arg
  * neither does --verify-only, which accepts the managed profile only. */
 static int isolate_resolver(void *user, struct cs_error *err)
 {
-	return privileges_isolate(user, err);
+	/* The user and no privilege first, then the child's own seccomp
+	 * filter: glibc parses DNS answers from the network in that process. */
+	return privileges_isolate(user, err) || resolver_filter_install(err) ? -1 : 0;
 }
 
 static int build_policy(struct pipeline *pl, enum mode mode, struct cs_error *err)
