@@ -331,6 +331,10 @@ int supervisor_run(pid_t child, const struct cs_user *user, bool allow_userns)
 	sigset_t set;
 	int sfd;
 
+	/* First, while PID 1 may still open the terminal: its own lines go out
+	 * through a descriptor that never blocks (base/status.h), so a command
+	 * that stops the terminal or leaves a pipe full cannot stall it. */
+	cs_output_nonblocking();
 	own_identity(user, &sup);
 	/* Unprivileged from the start (nothing to switch): PID 1 keeps the
 	 * identity it was given, and only the flags and the filter apply. */
