@@ -202,7 +202,8 @@ static const char *const resolver_calls[] = {
 	"futex", "set_robust_list", "rseq", "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack",
 	"gettid", "getpid", "getuid", "geteuid", "getgid", "getegid", "uname", "exit", "exit_group",
 	"clock_gettime", "clock_getres", "gettimeofday", "nanosleep", "clock_nanosleep", "sched_yield",
-	"getrandom", "poll", "ppoll", "connect", "bind", "sendto", "sendmsg", "sendmmsg", "recvfrom", "recvmsg",
+	"getrandom", "sched_getaffinity", "getcpu", "sysinfo",  /* malloc sizing its arenas; read-only */
+	"poll", "ppoll", "connect", "bind", "sendto", "sendmsg", "sendmmsg", "recvfrom", "recvmsg",
 	"recvmmsg", "setsockopt", "getsockopt", "getsockname", "getpeername", "shutdown", "restart_syscall",
 };
 
