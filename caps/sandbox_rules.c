@@ -234,12 +234,12 @@ static int resolver_conditional(scmp_filter_ctx ctx)
 				      SCMP_A0(SCMP_CMP_MASKED_EQ, LOW32, (scmp_datum_t)families[i]));
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 2,
-				      SCMP_A0(SCMP_CMP_MASKED_EQ, LOW32, AF_NETLINK), SCMP_A2(SCMP_CMP_EQ, NETLINK_ROUTE));
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, LOW32, AF_NETLINK), SCMP_A2(SCMP_CMP_EQ, NETLINK_ROUTE, 0));
 	if (rc == 0)
 		rc = deny_above_and_gaps(ctx, SCMP_SYS(socket), EAFNOSUPPORT, families, 4, AF_NETLINK);
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPROTONOSUPPORT), SCMP_SYS(socket), 2,
-				      SCMP_A0(SCMP_CMP_MASKED_EQ, LOW32, AF_NETLINK), SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE));
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, LOW32, AF_NETLINK), SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE, 0));
 	/* ioctl: FIONREAD (glibc's DNS reply sizes) and TCGETS (stdio's
 	 * isatty) only; any other kills */
 	if (rc == 0)
@@ -254,10 +254,10 @@ static int resolver_conditional(scmp_filter_ctx ctx)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
 	/* prctl: reading the seccomp mode back (resolver_filter_install) */
 	if (rc == 0)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_GET_SECCOMP));
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_GET_SECCOMP, 0));
 	/* reading a limit, never setting one */
 	if (rc == 0)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, SCMP_A2(SCMP_CMP_EQ, 0));
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, SCMP_A2(SCMP_CMP_EQ, 0, 0));
 	return rc;
 }
 
