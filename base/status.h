@@ -7,6 +7,8 @@
 #define CLI_SANDBOX_BASE_STATUS_H
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 enum cs_exit {
 	CS_EXIT_OK = 0,
@@ -34,5 +36,26 @@ void cs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* An informational line on stderr ("cli-sandbox-init: ..."). */
 void cs_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Writes one whole line (with its newline) where the error and warning
+ * lines go: stderr, or after cs_output_nonblocking() PID 1's own
+ * descriptor, which never waits (block_log.c's stderr lines use it too). */
+void cs_write_line(const char *line, size_t n);
+
+/* From now on every line goes out without ever blocking: through a new,
+ * non-blocking open file description of stderr (a terminal or a pipe; the
+ * command's own stays as it is), send(MSG_DONTWAIT) on a socket, or as is
+ * to a regular file.  A line that is not taken at once is dropped and
+ * counted, and the count is reported before the next line that gets
+ * through.  For PID 1 once it only supervises: a command that stops the
+ * terminal (tcflow(TCOOFF)) or a pipe nobody drains must not stall it. */
+void cs_output_nonblocking(void);
+/* Lines dropped since the last report (for the tests). */
+unsigned long long cs_output_dropped(void);
+
+/* While muted, warnings and informational lines are not printed (errors
+ * are): for a stage that reads another profile's data only to learn what it
+ * would open (--verify-only), whose remarks are not this start's. */
+void cs_mute(bool muted);
 
 #endif

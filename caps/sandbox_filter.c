@@ -11,10 +11,13 @@
 
 #include <errno.h>
 #include <linux/audit.h>
+#include <linux/netlink.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -53,37 +56,152 @@ size_t sandbox_filter_program(bool allow_userns, const struct sock_filter **insn
 	return sizeof(sandbox_filter_deny_userns) / sizeof(sandbox_filter_deny_userns[0]);
 }
 
+/* Evidence that this kernel has no seccomp at all, which no failing or
+ * refused call can fake: its /proc/self/status is readable and complete
+ * (it has the "Pid:" field every kernel prints), and has no "Seccomp:"
+ * field, which every kernel built with CONFIG_SECCOMP prints (since 3.8).
+ * An unreadable file is no evidence. */
+static bool kernel_lacks_seccomp(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	bool pid = false, seccomp = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		pid = pid || strncmp(line, "Pid:", 4) == 0;
+		seccomp = seccomp || strncmp(line, "Seccomp:", 8) == 0;
+	}
+	if (ferror(f))
+		pid = false;
+	fclose(f);
+	return pid && !seccomp;
+}
+
+/* A call the filter must refuse, with the filter's own errno; a socket
+ * made instead is closed, and the answer is false. */
+static bool refused_socket(int family, int type, int protocol, int want, int *got)
+{
+	int fd = socket(family, type | SOCK_CLOEXEC, protocol);
+
+	*got = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 && *got == want;
+}
+
+int sandbox_filter_verify(struct cs_error *err)
+{
+	long mode = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
+	int got;
+
+	if (mode != SECCOMP_MODE_FILTER)
+		return cs_fail(err, CS_EXIT_OSERR,
+			       "the seccomp filter is not in force after its install (prctl(PR_GET_SECCOMP) %s %s); "
+			       "the command is not started, check for a runtime seccomp or LSM policy that fakes seccomp(2)",
+			       mode < 0 ? "failed with" : "says mode", mode < 0 ? strerrorname_np(errno) : mode == 0 ? "0" : "1");
+	/* The canaries: netlink's generic family is built into every kernel
+	 * with networking, so only the filter refuses it (EPROTONOSUPPORT);
+	 * AF_VSOCK is the family the filter exists for (EAFNOSUPPORT). */
+	if (!refused_socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC, EPROTONOSUPPORT, &got))
+		return cs_fail(err, CS_EXIT_OSERR,
+			       "the seccomp filter does not refuse socket(AF_NETLINK, NETLINK_GENERIC) (%s instead of EPROTONOSUPPORT): "
+			       "it is not the one installed; the command is not started, check for a runtime policy that fakes seccomp(2)",
+			       got ? strerrorname_np(got) : "a socket");
+	if (!refused_socket(AF_VSOCK, SOCK_STREAM, 0, EAFNOSUPPORT, &got))
+		return cs_fail(err, CS_EXIT_OSERR,
+			       "the seccomp filter does not refuse socket(AF_VSOCK) (%s instead of EAFNOSUPPORT); "
+			       "the command is not started, check for a runtime policy that fakes seccomp(2)",
+			       got ? strerrorname_np(got) : "a socket");
+	return 0;
+}
+
+/* The filter's mode before an install: 0 when one may be installed, 1 when
+ * this kernel has no seccomp at all (proven), -1 with err otherwise. */
+static int seccomp_available(struct cs_error *err)
+{
+	int e;
+
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0)
+		return 0;
+	e = errno;
+	if (e == EINVAL && kernel_lacks_seccomp())
+		return 1;
+	return cs_fail(err, CS_EXIT_OSERR,
+		       "prctl(PR_GET_SECCOMP) failed with %s, yet this kernel has seccomp (or /proc/self/status cannot tell); "
+		       "the command is not started, check for a runtime seccomp or LSM policy that refuses prctl",
+		       strerrorname_np(e));
+}
+
+/* One seccomp(2) install (prctl(PR_SET_SECCOMP) where seccomp(2) is older
+ * than the kernel); -1 with errno set. */
+static long load(const struct sock_filter *insns, size_t n)
+{
+	struct sock_fprog prog = { .len = (unsigned short)n, .filter = (struct sock_filter *)insns };
+	long rc;
+
+	/* The drop has set it already; an unprivileged filter install needs it. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return -1;
+	errno = ENOSYS;
+	rc = -1;
+#ifdef SYS_seccomp
+	rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+#endif
+	/* Only a kernel older than seccomp(2) (3.17), or a policy that answers
+	 * as one, gets the older interface to the same filter. */
+	if (rc != 0 && errno == ENOSYS)
+		rc = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+	return rc;
+}
+
 int sandbox_filter_install(bool allow_userns, struct cs_error *err)
 {
 	const struct sock_filter *insns;
-	struct sock_fprog prog;
-	long rc;
+	size_t n;
+	int avail = seccomp_available(err);
 
-	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0 && errno == EINVAL) {
-		cs_warn("THIS KERNEL HAS NO SECCOMP: the command runs WITHOUT the sandbox's system-call filter "
-			"(AF_VSOCK sockets and user namespaces stay available to it); use a kernel with CONFIG_SECCOMP_FILTER");
+	if (avail < 0)
+		return -1;
+	if (avail > 0) {
+		cs_warn("THIS KERNEL HAS NO SECCOMP (/proc/self/status has no Seccomp: field): the command runs WITHOUT the "
+			"sandbox's system-call filter (AF_VSOCK sockets and user namespaces stay available to it); "
+			"use a kernel with CONFIG_SECCOMP_FILTER");
 		return 0;
 	}
-	prog.len = (unsigned short)sandbox_filter_program(allow_userns, &insns);
-	prog.filter = (struct sock_filter *)insns;  /* the kernel copies it and never writes */
-	/* The drop has set it already; libseccomp's load set it too, and an
-	 * unprivileged filter install needs it. */
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		rc = -1;
-	else {
-		errno = ENOSYS;
-		rc = -1;
-#ifdef SYS_seccomp
-		rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
-#endif
-		/* Only a kernel older than seccomp(2) (3.17), or a policy that
-		 * answers as one, gets the older interface to the same filter. */
-		if (rc != 0 && errno == ENOSYS)
-			rc = prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
-	}
-	if (rc != 0)
+	n = sandbox_filter_program(allow_userns, &insns);
+	if (load(insns, n) != 0)
 		return cs_fail(err, CS_EXIT_OSERR, "installing the seccomp filter failed (%s); the command is not started, "
 			       "check for a runtime seccomp or LSM policy that blocks seccomp(2) or prctl(PR_SET_SECCOMP)",
 			       strerror(errno));
+	/* Believe nothing that was not read back: a call that says 0 may have
+	 * installed nothing. */
+	return sandbox_filter_verify(err);
+}
+
+size_t resolver_filter_program(const struct sock_filter **insns)
+{
+	*insns = resolver_filter;
+	return sizeof(resolver_filter) / sizeof(resolver_filter[0]);
+}
+
+int resolver_filter_install(struct cs_error *err)
+{
+	const struct sock_filter *insns;
+	size_t n;
+	int avail = seccomp_available(err), got;
+
+	if (avail != 0)
+		return avail < 0 ? -1 : 0;  /* no seccomp: the command's filter says so, loudly */
+	n = resolver_filter_program(&insns);
+	if (load(insns, n) != 0)
+		return cs_fail(err, CS_EXIT_OSERR, "installing the resolver's seccomp filter failed (%s)", strerror(errno));
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) != SECCOMP_MODE_FILTER)
+		return cs_fail(err, CS_EXIT_OSERR, "the resolver's seccomp filter is not in force after its install");
+	/* The canary: a netlink protocol but ROUTE, which only the filter refuses. */
+	if (!refused_socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC, EPROTONOSUPPORT, &got))
+		return cs_fail(err, CS_EXIT_OSERR, "the resolver's seccomp filter does not refuse socket(AF_NETLINK, NETLINK_GENERIC) (%s)",
+			       got ? strerrorname_np(got) : "a socket");
 	return 0;
 }

@@ -34,10 +34,32 @@ struct sock_filter;
 
 /* Installs the filter in the calling process, which must have set
  * no_new_privs (the privilege drop does); every process it forks and execs
- * inherits it.  0, or -1 with err (71): the command must not start.  On a
- * kernel without seccomp at all (PR_GET_SECCOMP says EINVAL) it warns loudly
- * and returns 0. */
+ * inherits it.  Then it reads the filter back (sandbox_filter_verify).  0,
+ * or -1 with err (71): the command must not start.  Only on a kernel
+ * without seccomp at all, proven by evidence that no failing call can give
+ * (PR_GET_SECCOMP says EINVAL and /proc/self/status, read whole, has no
+ * Seccomp: field), it warns loudly and returns 0; a PR_GET_SECCOMP that
+ * fails otherwise is an error. */
 int sandbox_filter_install(bool allow_userns, struct cs_error *err);
+
+/* The filter in force, read back: prctl(PR_GET_SECCOMP) is 2 (filter mode)
+ * and calls that only the filter refuses are refused with its errno
+ * (socket(AF_NETLINK, NETLINK_GENERIC): EPROTONOSUPPORT, where without it
+ * every kernel opens one; socket(AF_VSOCK): EAFNOSUPPORT).  0, or -1 with
+ * err (71). */
+int sandbox_filter_verify(struct cs_error *err);
+
+/* The resolver child's filter (profiles/lookup.h runs the isolation that
+ * installs it): an allowlist of what glibc's resolver, NSS "files" and
+ * "dns", the fast path and the child's threads need; any other call kills
+ * the child (SIGSYS), and the parent fails the start.  After
+ * privileges_isolate (no_new_privs set); read back like the command's
+ * (PR_GET_SECCOMP 2, socket(AF_NETLINK, NETLINK_GENERIC) refused).  0, or
+ * -1 with err (71).  The code lives here, beside the command's filter,
+ * because profiles/ may include only base/: the child reaches it through
+ * the isolation hook that the init passes down (entrypoint/main.c). */
+int resolver_filter_install(struct cs_error *err);
+size_t resolver_filter_program(const struct sock_filter **insns);
 
 /* The program that sandbox_filter_install() loads for this variant (for the
  * tests): sets *insns, returns the number of instructions. */

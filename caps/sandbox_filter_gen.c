@@ -14,19 +14,22 @@
 
 #include "caps/sandbox_rules.h"
 
-static int write_program(FILE *out, const char *name, bool allow_userns)
+/* variant: 0 deny user namespaces, 1 allow them, 2 the resolver child's */
+static int write_program(FILE *out, const char *name, int variant)
 {
 	struct sock_filter *insns;
 	const char *what;
 	size_t n;
-	int rc = sandbox_rules_export(allow_userns, &insns, &n, &what);
+	int rc = variant == 2 ? sandbox_rules_export_resolver(&insns, &n, &what)
+			      : sandbox_rules_export(variant == 1, &insns, &n, &what);
 
 	if (rc != 0) {
 		fprintf(stderr, "sandbox_filter_gen: cannot generate the %s program (%s: %s)\n", name, what,
 			strerror(-rc));
 		return -1;
 	}
-	fprintf(out, "\n/* allow_userns=%s: %zu instructions */\n", allow_userns ? "true" : "false", n);
+	fprintf(out, "\n/* %s: %zu instructions */\n",
+		variant == 2 ? "the resolver child" : variant == 1 ? "allow_userns=true" : "allow_userns=false", n);
 	fprintf(out, "static const struct sock_filter %s[%zu] = {\n", name, n);
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "\t{ 0x%04x, %3u, %3u, 0x%08x },\n", insns[i].code, insns[i].jt, insns[i].jf,
@@ -62,9 +65,11 @@ int main(int argc, char **argv)
 		"/* The architecture the programs admit (AUDIT_ARCH_*): any other is killed. */\n"
 		"#define SANDBOX_FILTER_AUDIT_ARCH 0x%08xu\n",
 		v ? v->major : 0, v ? v->minor : 0, v ? v->micro : 0, SANDBOX_RULES_API_LEVEL, sandbox_rules_arch());
-	rc = write_program(out, "sandbox_filter_deny_userns", false);
+	rc = write_program(out, "sandbox_filter_deny_userns", 0);
 	if (rc == 0)
-		rc = write_program(out, "sandbox_filter_allow_userns", true);
+		rc = write_program(out, "sandbox_filter_allow_userns", 1);
+	if (rc == 0)
+		rc = write_program(out, "resolver_filter", 2);
 	fputs("\n#endif\n", out);
 	werr = ferror(out);
 	werr |= fclose(out) != 0;

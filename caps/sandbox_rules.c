@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -183,6 +185,117 @@ static scmp_filter_ctx build(bool allow_userns, int *rc, const char **what)
 	return ctx;
 }
 
+/* ---- The resolver child's filter --------------------------------------
+ * An allowlist: the calls that the resolver child makes between its
+ * isolation and its exit, and nothing else (profiles/lookup.c: the pipe,
+ * threads, malloc; profiles/dns_stub.c: one UDP socket and poll; glibc's
+ * getaddrinfo with NSS "files" and "dns": resolv.conf, nsswitch.conf and
+ * hosts, its DNS sockets, the nscd socket it tries first).  Any other call
+ * kills the whole child (SIGSYS), and the parent then fails the start
+ * (71).  A few that glibc may try and can do without get an errno instead:
+ * a socket family or netlink protocol but these, and clone3
+ * (pthread_create then falls back to clone, whose flags the filter can
+ * judge: a thread, never a new process). */
+static const char *const resolver_calls[] = {
+	"read", "write", "readv", "writev", "pread64", "close", "openat", "open", "newfstatat", "fstat",
+	"stat", "lstat", "statx", "lseek", "fcntl", "mmap", "munmap", "mremap", "mprotect", "madvise", "brk",
+	"futex", "set_robust_list", "rseq", "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack",
+	"gettid", "getpid", "getuid", "geteuid", "getgid", "getegid", "uname", "exit", "exit_group",
+	"clock_gettime", "clock_getres", "gettimeofday", "nanosleep", "clock_nanosleep", "sched_yield",
+	"getrandom", "sched_getaffinity", "getcpu", "sysinfo",  /* malloc sizing its arenas; read-only */
+	"poll", "ppoll", "connect", "bind", "sendto", "sendmsg", "sendmmsg", "recvfrom", "recvmsg",
+	"recvmmsg", "setsockopt", "getsockopt", "getsockname", "getpeername", "shutdown", "restart_syscall",
+};
+
+static int allow_names(scmp_filter_ctx ctx, const char *const *names, size_t n)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		int nr = seccomp_syscall_resolve_name(names[i]);
+
+		if (nr != __NR_SCMP_ERROR)  /* not every call exists on every architecture */
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+	}
+	return rc;
+}
+
+static int resolver_conditional(scmp_filter_ctx ctx)
+{
+	static const int families[] = { AF_UNIX, AF_INET, AF_INET6, AF_NETLINK };
+	int rc;
+
+	/* socket: these families, and of netlink ROUTE only; every other
+	 * value gets an errno.  (No unconditional rule: in libseccomp one
+	 * would supersede the conditional ones.) */
+	rc = 0;
+	for (size_t i = 0; i < 3 && rc == 0; i++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 1,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, LOW32, (scmp_datum_t)families[i]));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 2,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, LOW32, AF_NETLINK), SCMP_A2(SCMP_CMP_EQ, NETLINK_ROUTE, 0));
+	if (rc == 0)
+		rc = deny_above_and_gaps(ctx, SCMP_SYS(socket), EAFNOSUPPORT, families, 4, AF_NETLINK);
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPROTONOSUPPORT), SCMP_SYS(socket), 2,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, LOW32, AF_NETLINK), SCMP_A2(SCMP_CMP_NE, NETLINK_ROUTE, 0));
+	/* ioctl: FIONREAD (glibc's DNS reply sizes) and TCGETS (stdio's
+	 * isatty) only; any other kills */
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, LOW32, FIONREAD));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, LOW32, TCGETS));
+	/* threads only: clone with CLONE_THREAD; clone3's flags are out of reach */
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
+				      SCMP_CMP(CLONE_FLAGS_ARG, SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+	/* prctl: reading the seccomp mode back (resolver_filter_install) */
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_GET_SECCOMP, 0));
+	/* reading a limit, never setting one */
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, SCMP_A2(SCMP_CMP_EQ, 0, 0));
+	return rc;
+}
+
+static scmp_filter_ctx build_resolver(int *rc, const char **what)
+{
+	scmp_filter_ctx ctx;
+
+	*what = "seccomp_api_set";
+	*rc = seccomp_api_set(SANDBOX_RULES_API_LEVEL);
+	if (*rc != 0)
+		return NULL;
+	*what = "seccomp_init";
+	ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	if (!ctx) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	*what = "the bad-architecture action";
+	*rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+	if (*rc == 0) {
+		*what = "the binary-tree optimization";
+		*rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	}
+	if (*rc == 0) {
+		*what = "the resolver's calls";
+		*rc = allow_names(ctx, resolver_calls, sizeof(resolver_calls) / sizeof(resolver_calls[0]));
+	}
+	if (*rc == 0) {
+		*what = "the resolver's conditional rules";
+		*rc = resolver_conditional(ctx);
+	}
+	if (*rc != 0) {
+		seccomp_release(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
 /* libseccomp's program as bytes: straight into memory where libseccomp has
  * seccomp_export_bpf_mem (2.6), else through a memfd (Debian 12 has 2.5). */
 static int export_bytes(scmp_filter_ctx ctx, unsigned char **buf, size_t *len)
@@ -221,16 +334,13 @@ static int export_bytes(scmp_filter_ctx ctx, unsigned char **buf, size_t *len)
 #endif
 }
 
-int sandbox_rules_export(bool allow_userns, struct sock_filter **insns, size_t *n, const char **what)
+static int export_ctx(scmp_filter_ctx ctx, int rc, struct sock_filter **insns, size_t *n, const char **what)
 {
 	unsigned char *buf = NULL;
 	size_t len = 0;
-	scmp_filter_ctx ctx;
-	int rc;
 
 	*insns = NULL;
 	*n = 0;
-	ctx = build(allow_userns, &rc, what);
 	if (!ctx)
 		return rc ? rc : -EINVAL;
 	*what = "seccomp_export_bpf";
@@ -246,6 +356,22 @@ int sandbox_rules_export(bool allow_userns, struct sock_filter **insns, size_t *
 	*insns = (struct sock_filter *)buf;
 	*n = len / sizeof(struct sock_filter);
 	return 0;
+}
+
+int sandbox_rules_export(bool allow_userns, struct sock_filter **insns, size_t *n, const char **what)
+{
+	int rc = 0;
+	scmp_filter_ctx ctx = build(allow_userns, &rc, what);
+
+	return export_ctx(ctx, rc, insns, n, what);
+}
+
+int sandbox_rules_export_resolver(struct sock_filter **insns, size_t *n, const char **what)
+{
+	int rc = 0;
+	scmp_filter_ctx ctx = build_resolver(&rc, what);
+
+	return export_ctx(ctx, rc, insns, n, what);
 }
 
 unsigned int sandbox_rules_arch(void)

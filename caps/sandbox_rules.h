@@ -23,6 +23,10 @@
  * 0, or a negative errno with *what naming the libseccomp step that failed. */
 int sandbox_rules_export(bool allow_userns, struct sock_filter **insns, size_t *n, const char **what);
 
+/* The resolver child's program (an allowlist: anything else kills it),
+ * exported the same way. */
+int sandbox_rules_export_resolver(struct sock_filter **insns, size_t *n, const char **what);
+
 /* The native architecture's AUDIT_ARCH_* value (libseccomp's token for it). */
 unsigned int sandbox_rules_arch(void);
 

@@ -92,7 +92,7 @@ static void emit(const char *line)
 	if (blog.to_stderr) {
 		n = snprintf(out, sizeof(out), "cli-sandbox-init: blocked: %s\n", line);
 		if (n > 0 && (size_t)n < sizeof(out))
-			write_all(STDERR_FILENO, out, (size_t)n);
+			cs_write_line(out, (size_t)n);  /* PID 1's own, never-blocking stderr */
 	}
 }
 

@@ -141,7 +141,9 @@ static int plan_command(struct pipeline *pl, char *const envp[], char *const arg
  * neither does --verify-only, which accepts the managed profile only. */
 static int isolate_resolver(void *user, struct cs_error *err)
 {
-	return privileges_isolate(user, err);
+	/* The user and no privilege first, then the child's own seccomp
+	 * filter: glibc parses DNS answers from the network in that process. */
+	return privileges_isolate(user, err) || resolver_filter_install(err) ? -1 : 0;
 }
 
 static int build_policy(struct pipeline *pl, enum mode mode, struct cs_error *err)
@@ -185,16 +187,13 @@ static int report(enum mode mode, const struct pipeline *pl)
 	return 0;
 }
 
-static int program_firewall(const struct pipeline *pl, struct cs_error *err)
+static int program_firewall(struct pipeline *pl, struct cs_error *err)
 {
 	if (!pl->policy.firewall) {
 		cs_warn("SKIP_EGRESS_FIREWALL=true: NO FIREWALL, egress is completely open (trusted local diagnostics only)");
 		return 0;
 	}
-	if (firewall_apply(&pl->ruleset, err))
-		return -1;
-	report_firewall_up(pl);
-	return 0;
+	return pipeline_program_firewall(pl, err);
 }
 
 static int shed_privileges(const struct pipeline *pl, struct cs_error *err)

@@ -1,62 +1,155 @@
 #include "entrypoint/split.h"
 
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/ipv4.h"
 #include "caps/holds_none.h"
 #include "entrypoint/report.h"
 #include "netfilter/apply.h"
 #include "netfilter/egress_probe.h"
+#include "profiles/policy.h"
 
-#define SPLIT_MAX_NAMESERVERS 3  /* what libc uses */
-
-int split_firewall_only(const struct pipeline *pl, struct cs_error *err)
+int split_firewall_only(struct pipeline *pl, struct cs_error *err)
 {
 	if (!pl->policy.firewall)
 		return cs_fail(err, CS_EXIT_CONFIG,
 			       "--firewall-only with SKIP_EGRESS_FIREWALL=true would program nothing; "
 			       "unset SKIP_EGRESS_FIREWALL or do not run the firewall init container");
-	if (firewall_apply(&pl->ruleset, err))
-		return -1;
-	report_firewall_up(pl);
-	return 0;
+	return pipeline_program_firewall(pl, err);
 }
 
-/* The IPv4 nameservers of resolv.conf, as probe targets: DNS to each must
- * be refused.  Best effort and silent: a line that is not a usable IPv4
- * nameserver is simply not probed (IPv6 has its own probe), and a missing
- * file leaves the probe of DNS at the gateway's address. */
-static size_t nameservers(const char *path, uint32_t *out)
+/* The nameservers of resolv.conf, as probe targets: DNS to each must be
+ * refused, IPv4 and IPv6 alike (an IPv6-only resolv.conf, as in an
+ * IPv6-primary cluster, must not leave DNS unprobed).  Best effort and
+ * silent: a line that is not a usable nameserver is simply not probed, and
+ * a missing file leaves the probe of DNS at the gateway's address. */
+static void nameservers(const char *path, struct probe_plan *plan)
 {
 	FILE *f = fopen(path, "re");
 	char line[512];
-	size_t n = 0;
 
 	if (!f)
-		return 0;
-	while (n < SPLIT_MAX_NAMESERVERS && fgets(line, sizeof(line), f)) {
-		char *p = line;
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, text[INET6_ADDRSTRLEN];
 		size_t len;
 
 		if (strncmp(p, "nameserver", 10) != 0 || (p[10] != ' ' && p[10] != '\t'))
 			continue;
 		p += 10;
 		p += strspn(p, " \t");
-		len = strcspn(p, " \t\r\n#;");
-		if (ipv4_parse_strict(p, len, &out[n]) == 0)
-			n++;
+		len = strcspn(p, " \t\r\n#;%");  /* an IPv6 zone (%eth0) is not probed apart */
+		if (len >= sizeof(text))
+			continue;
+		memcpy(text, p, len);
+		text[len] = '\0';
+		if (plan->n_nameservers < PROBE_MAX_NAMESERVERS &&
+		    ipv4_parse_strict(p, len, &plan->nameservers[plan->n_nameservers]) == 0)
+			plan->n_nameservers++;
+		else if (plan->n_nameservers6 < PROBE_MAX_NAMESERVERS &&
+			 inet_pton(AF_INET6, text, plan->nameservers6[plan->n_nameservers6]) == 1)
+			plan->n_nameservers6++;
 	}
 	fclose(f);
-	return n;
+}
+
+/* An address of the pod's own subnet that is neither the pod's nor the
+ * gateway's: the subnet of the first IPv4 address of an interface other
+ * than loopback.  0 when there is none (a /32 pod address, no address). */
+static uint32_t neighbour(uint32_t gateway)
+{
+	struct ifaddrs *ifa, *i;
+	uint32_t own[16], net = 0;
+	size_t n_own = 0;
+	uint8_t len = 32;
+
+	if (getifaddrs(&ifa) != 0)
+		return 0;
+	for (i = ifa; i; i = i->ifa_next) {
+		uint32_t a, m;
+
+		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || !i->ifa_netmask || (i->ifa_flags & IFF_LOOPBACK))
+			continue;
+		a = ntohl(((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr);
+		m = ntohl(((struct sockaddr_in *)i->ifa_netmask)->sin_addr.s_addr);
+		if (n_own < sizeof(own) / sizeof(own[0]))
+			own[n_own++] = a;
+		if (len == 32 && m != 0xffffffffu) {
+			net = a & m;
+			len = (uint8_t)__builtin_popcount(m);
+		}
+	}
+	freeifaddrs(ifa);
+	return len < 32 ? egress_probe_neighbour(net, len, own, n_own, gateway) : 0;
+}
+
+/* The destinations the interactive profile would open for this command,
+ * from the image's own profile data (range files only: no name is
+ * resolved): one address of each, on its port, must be refused too, so an
+ * init container that ran the interactive profile cannot pass.  Its
+ * warnings (a missing range file, no IPv4 nameserver) are not this start's,
+ * so they are muted; a profile that does not load gives no such probes. */
+static bool provider_listed(const struct probe_plan *plan, uint32_t addr, uint16_t port)
+{
+	for (size_t i = 0; i < plan->n_providers; i++)
+		if (plan->providers[i].addr == addr && plan->providers[i].port == port)
+			return true;
+	return false;
+}
+
+static void providers(const struct pipeline *pl, const char *resolv_conf, struct probe_plan *plan)
+{
+	struct cs_config cfg = pl->cfg;
+	struct policy_env env = { .resolv_conf = resolv_conf, .route_table = "/proc/net/route",
+				  .command = pl->command.argv[0] };
+	struct policy p;
+	struct cs_error err;
+
+	cfg.profile = CS_PROFILE_INTERACTIVE;
+	cfg.allow_host_network = false;
+	cfg.has_allow = false;
+	cs_mute(true);
+	if (policy_build(&cfg, &env, &p, &err) == 0) {
+		for (size_t i = 0; i < p.n_dests && plan->n_providers < PROBE_MAX_PROVIDERS; i++) {
+			const struct policy_dest *d = &p.dests[i];
+			const struct ipv4_range *r = d->n_ranges ? &d->ranges[0] : NULL;
+			uint32_t a;
+
+			if (d->l4proto != IPPROTO_TCP || !r)
+				continue;
+			a = r->first + (r->last - r->first) / 2;  /* inside the range, clear of its edges */
+			if (d->port == plan->port && plan->gateway >= r->first && plan->gateway <= r->last)
+				continue;  /* the model endpoint itself */
+			if (a == plan->gateway || provider_listed(plan, a, d->port))
+				continue;
+			plan->providers[plan->n_providers++] = (struct probe_dest){ .addr = a, .port = d->port };
+		}
+		policy_free(&p);
+	}
+	cs_mute(false);
+}
+
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 int split_verify_only(const struct pipeline *pl, const char *resolv_conf, struct cs_error *err)
 {
 	struct egress_probe probes[PROBE_MAX];
-	uint32_t ns[SPLIT_MAX_NAMESERVERS];
+	struct probe_plan plan = { .gateway = pl->cfg.url.addr, .port = pl->cfg.url.port };
 	char proven[256];
+	long long t0 = now_us();
 	size_t n;
 
 	if (pl->cfg.profile != CS_PROFILE_MANAGED || !pl->policy.firewall)
@@ -66,10 +159,14 @@ int split_verify_only(const struct pipeline *pl, const char *resolv_conf, struct
 			       cs_profile_name(pl->cfg.profile));
 	if (privileges_verify_none(&pl->user, err))
 		return -1;
-	n = egress_probes_managed(pl->cfg.url.addr, pl->cfg.url.port, ns, nameservers(resolv_conf, ns), probes);
+	nameservers(resolv_conf, &plan);
+	plan.neighbour = neighbour(plan.gateway);
+	providers(pl, resolv_conf, &plan);
+	n = egress_probes_managed(&plan, probes);
 	if (egress_probes_verify(probes, n, proven, sizeof(proven), err))
 		return -1;
-	cs_info("verified: uid=%u gid=%u, no capabilities, no_new_privs; %s; the init container's ruleset should be sha256=%s",
-		(unsigned)pl->user.uid, (unsigned)pl->user.gid, proven, pl->digest);
+	cs_info("verified: uid=%u gid=%u, no capabilities, no_new_privs; %s; self-check %.1f ms; this configuration's ruleset "
+		"is sha256=%s (computed here, not read from the kernel: compare the init container's \"firewall up\" line)",
+		(unsigned)pl->user.uid, (unsigned)pl->user.gid, proven, (double)(now_us() - t0) / 1000.0, pl->digest);
 	return 0;
 }

@@ -17,7 +17,7 @@
 /* Programs and verifies the ruleset and logs the start line; 78 when there
  * is no firewall to program (SKIP_EGRESS_FIREWALL=true), 71 when the kernel
  * refuses it. */
-int split_firewall_only(const struct pipeline *pl, struct cs_error *err);
+int split_firewall_only(struct pipeline *pl, struct cs_error *err);
 
 /* The managed profile only (78 otherwise): no privilege held (78, see
  * caps/holds_none.h), then the egress self-check (71, see

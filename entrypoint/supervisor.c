@@ -333,6 +333,10 @@ int supervisor_run(pid_t child, const struct cs_user *user, bool allow_userns)
 	sigset_t set;
 	int sfd, status;
 
+	/* First, while PID 1 may still open the terminal: its own lines go out
+	 * through a descriptor that never blocks (base/status.h), so a command
+	 * that stops the terminal or leaves a pipe full cannot stall it. */
+	cs_output_nonblocking();
 	own_identity(user, &sup);
 	oom_guard_pid1();  /* before the drop: the shield needs CAP_SYS_RESOURCE */
 	/* Unprivileged from the start (nothing to switch): PID 1 keeps the

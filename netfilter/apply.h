@@ -13,9 +13,18 @@
 /* Replaces any earlier copy of the table with rs in one transaction,
  * verifies the result, then flushes the namespace's conntrack table so that
  * no earlier flow survives as "established"; on failure err->status is
- * CS_EXIT_OSERR.  When the table does not exist yet the batch only creates
- * (it deletes nothing). */
-int firewall_apply(const struct nf_ruleset *rs, struct cs_error *err);
+ * CS_EXIT_OSERR and err says what failed, with the kernel's errno.  When
+ * the table does not exist yet the batch only creates (it deletes nothing).
+ * Only when the kernel refuses a log rule's expressions
+ * (firewall_log_unsupported) is rs tried once more without its log rules:
+ * they are then removed from rs itself and *without_log is true, so rs is
+ * always what the kernel holds (its digest is the one read back). */
+int firewall_apply(struct nf_ruleset *rs, bool *without_log, struct cs_error *err);
+
+/* Whether a refusal means "this kernel has no block log expressions": the
+ * errno of a refused message, and whether that message is a log rule.
+ * Pure, for the tests. */
+bool firewall_log_unsupported(int errnum, bool log_rule);
 
 /* The same on an open socket, given what was seen before: whether the table
  * existed, at ruleset generation genid.  If that no longer holds when the

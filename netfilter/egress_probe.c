@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/errqueue.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -13,6 +14,10 @@
 /* 169.254.169.254: the cloud metadata service, the address an agent is most
  * likely to want and least allowed to reach. */
 #define METADATA_ADDR 0xa9fea9feu
+/* 203.0.113.1 (TEST-NET-3, RFC 5737): never routed, so nothing but a local
+ * refusal answers there at once; a table that refuses only the famous
+ * destinations lets it through (a timeout). */
+#define DOC_ADDR 0xcb007101u
 /* 2001:db8::1 (RFC 3849): never a real host, so without a firewall nothing
  * answers there either; with one, the refusal is local and immediate. */
 static const uint8_t ipv6_doc_addr[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
@@ -33,32 +38,83 @@ static struct egress_probe v4(enum probe_kind kind, enum probe_expect expect, ui
 	return p;
 }
 
-size_t egress_probes_managed(uint32_t gateway, uint16_t port, const uint32_t *nameservers,
-			     size_t n_nameservers, struct egress_probe *out)
+static struct egress_probe v6(enum probe_kind kind, const uint8_t addr[16], uint16_t port, const char *what)
 {
-	size_t n = 0, i;
-	uint16_t other_port = port == 65535 ? 65534 : (uint16_t)(port + 1);
-	uint32_t dns_tcp = gateway;
+	struct egress_probe p = { .kind = kind, .expect = PROBE_EXPECT_REFUSED, .ipv6 = true, .port = port, .what = what };
+
+	memcpy(p.addr, addr, 16);
+	return p;
+}
+
+/* Up to three distinct ports: the gateway's first, then from extra[]. */
+static size_t ports_with(uint16_t port, const uint16_t *extra, size_t n_extra, uint16_t out[3])
+{
+	size_t n = 0;
+
+	out[n++] = port;
+	for (size_t i = 0; i < n_extra && n < 3; i++)
+		if (extra[i] != port)
+			out[n++] = extra[i];
+	return n;
+}
+
+size_t egress_probes_managed(const struct probe_plan *plan, struct egress_probe *out)
+{
+	static const uint16_t tcp_ports[] = { 443, 80, 22 }, udp_ports[] = { 443, 123, 80 };
+	uint16_t gwport = plan->port, other_port = gwport == 65535 ? 65534 : (uint16_t)(gwport + 1), ports[3];
+	uint32_t doc = plan->gateway == DOC_ADDR ? DOC_ADDR + 1 : DOC_ADDR;
+	uint32_t dns_tcp = plan->n_nameservers ? plan->nameservers[0] : plan->gateway;
+	size_t n = 0, np;
 
 	out[n++] = v4(PROBE_UDP_SEND, PROBE_EXPECT_REFUSED, METADATA_ADDR, 80, "the cloud metadata address");
 	out[n++] = v4(PROBE_TCP_CONNECT, PROBE_EXPECT_REFUSED, METADATA_ADDR, 80, "the cloud metadata address");
-	out[n++] = v4(PROBE_TCP_CONNECT, PROBE_EXPECT_REFUSED, gateway, other_port, "the gateway's address on another port");
-	out[n++] = v4(PROBE_UDP_SEND, PROBE_EXPECT_REFUSED, gateway, 53, "DNS at the gateway's address");
-	for (i = 0; i < n_nameservers && n < PROBE_MAX - 4; i++) {
-		out[n++] = v4(PROBE_UDP_SEND, PROBE_EXPECT_REFUSED, nameservers[i], 53, "DNS at a resolv.conf nameserver");
-		if (i == 0)
-			dns_tcp = nameservers[0];
+	np = ports_with(gwport, tcp_ports, 3, ports);
+	for (size_t i = 0; i < np; i++)
+		out[n++] = v4(PROBE_TCP_CONNECT, PROBE_EXPECT_REFUSED, doc, ports[i], "a never-routed documentation address");
+	np = ports_with(gwport, udp_ports, 3, ports);
+	for (size_t i = 0; i < np; i++)
+		out[n++] = v4(PROBE_UDP_SEND, PROBE_EXPECT_REFUSED, doc, ports[i], "a never-routed documentation address");
+	out[n++] = v4(PROBE_TCP_CONNECT, PROBE_EXPECT_REFUSED, plan->gateway, other_port, "the gateway's address on another port");
+	if (plan->neighbour) {
+		out[n++] = v4(PROBE_TCP_CONNECT, PROBE_EXPECT_REFUSED, plan->neighbour, gwport,
+			      "an address of the pod's own subnet, on the gateway's port");
+		out[n++] = v4(PROBE_UDP_SEND, PROBE_EXPECT_REFUSED, plan->neighbour, gwport,
+			      "an address of the pod's own subnet, on the gateway's port");
 	}
+	out[n++] = v4(PROBE_UDP_SEND, PROBE_EXPECT_REFUSED, plan->gateway, 53, "DNS at the gateway's address");
+	for (size_t i = 0; i < plan->n_nameservers && i < PROBE_MAX_NAMESERVERS; i++)
+		out[n++] = v4(PROBE_UDP_SEND, PROBE_EXPECT_REFUSED, plan->nameservers[i], 53, "DNS at a resolv.conf nameserver");
 	out[n++] = v4(PROBE_TCP_CONNECT, PROBE_EXPECT_REFUSED, dns_tcp, 53,
-		      n_nameservers ? "DNS over TCP at a resolv.conf nameserver" : "DNS over TCP at the gateway's address");
-	out[n] = (struct egress_probe){ .kind = PROBE_TCP_CONNECT, .expect = PROBE_EXPECT_REFUSED,
-					.ipv6 = true, .port = 443, .what = "IPv6" };
-	memcpy(out[n++].addr, ipv6_doc_addr, 16);
-	out[n] = (struct egress_probe){ .kind = PROBE_UDP_SEND, .expect = PROBE_EXPECT_REFUSED,
-					.ipv6 = true, .port = 53, .what = "DNS over IPv6" };
-	memcpy(out[n++].addr, ipv6_doc_addr, 16);
-	out[n++] = v4(PROBE_TCP_CONNECT, PROBE_EXPECT_OPEN, gateway, port, "the model gateway");
+		      plan->n_nameservers ? "DNS over TCP at a resolv.conf nameserver" : "DNS over TCP at the gateway's address");
+	for (size_t i = 0; i < plan->n_nameservers6 && i < PROBE_MAX_NAMESERVERS; i++)
+		out[n++] = v6(PROBE_UDP_SEND, plan->nameservers6[i], 53, "DNS at a resolv.conf IPv6 nameserver");
+	out[n++] = v6(PROBE_TCP_CONNECT, ipv6_doc_addr, 443, "IPv6");
+	out[n++] = v6(PROBE_UDP_SEND, ipv6_doc_addr, 53, "DNS over IPv6");
+	for (size_t i = 0; i < plan->n_providers && i < PROBE_MAX_PROVIDERS; i++)
+		out[n++] = v4(PROBE_TCP_CONNECT, PROBE_EXPECT_REFUSED, plan->providers[i].addr, plan->providers[i].port,
+			      "a provider range that only the interactive profile opens");
+	out[n++] = v4(PROBE_TCP_CONNECT, PROBE_EXPECT_OPEN, plan->gateway, gwport, "the model gateway");
 	return n;
+}
+
+uint32_t egress_probe_neighbour(uint32_t net, uint8_t len, const uint32_t *own, size_t n_own, uint32_t gateway)
+{
+	uint32_t mask = len == 0 ? 0 : 0xffffffffu << (32 - len);
+	uint32_t first = (net & mask) + 1, a;
+
+	if (len > 30)
+		return 0;  /* no room beside the pod itself */
+	/* From the top down, the broadcast address left out: the high end of a
+	 * pod subnet is the least likely to hold a live host. */
+	for (a = (net | ~mask) - 1; a >= first; a--) {
+		bool taken = a == gateway;
+
+		for (size_t i = 0; i < n_own && !taken; i++)
+			taken = own[i] == a;
+		if (!taken)
+			return a;
+	}
+	return 0;
 }
 
 static long long now_ms(void)
@@ -124,6 +180,59 @@ static void wait_connect(int fd, long long deadline, struct probe_outcome *o)
 		o->done = true;
 }
 
+/* After a refused send: the ICMP error the reject sent back to this socket
+ * (IP_RECVERR), waited for until the deadline. */
+static void read_icmp(int fd, bool ipv6, long long deadline, struct probe_outcome *o)
+{
+	struct pollfd pfd = { .fd = fd, .events = 0 };  /* POLLERR is always reported */
+	union {
+		char buf[CMSG_SPACE(sizeof(struct sock_extended_err) + sizeof(struct sockaddr_in6))];
+		struct cmsghdr align;
+	} ctl;
+	char data[64];
+	struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+
+	for (;;) {
+		long long left = deadline - now_ms();
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) == 0)
+			return;  /* no ICMP: o->icmp stays false */
+		if (recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) >= 0)
+			break;
+		if (errno != EINTR && errno != EAGAIN)
+			return;
+	}
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+		const struct sock_extended_err *ee = (const struct sock_extended_err *)CMSG_DATA(c);
+
+		if ((c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_RECVERR && !ipv6) ||
+		    (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_RECVERR && ipv6)) {
+			o->icmp = true;
+			o->icmp_origin = ee->ee_origin;
+			o->icmp_type = ee->ee_type;
+			o->icmp_code = ee->ee_code;
+			return;
+		}
+	}
+}
+
+static void run_udp(int fd, const struct egress_probe *p, long long start, struct probe_outcome *o)
+{
+	int one = 1;
+
+	/* The ICMP error of the refusal goes to the error queue, with its type
+	 * and code, instead of a bare errno on the next call. */
+	setsockopt(fd, p->ipv6 ? IPPROTO_IPV6 : IPPROTO_IP, p->ipv6 ? IPV6_RECVERR : IP_RECVERR, &one, sizeof(one));
+	if (send(fd, dns_query, sizeof(dns_query), 0) >= 0) {
+		o->done = true;
+		return;
+	}
+	o->err = errno;
+	if (o->err == EPERM)
+		read_icmp(fd, p->ipv6, start + PROBE_REFUSAL_MS, o);
+}
+
 void egress_probe_run(const struct egress_probe *p, struct probe_outcome *o)
 {
 	struct sockaddr_storage ss;
@@ -140,10 +249,8 @@ void egress_probe_run(const struct egress_probe *p, struct probe_outcome *o)
 		/* TCP: connected at once (loopback-fast); UDP: only routed. */
 		if (p->kind == PROBE_TCP_CONNECT)
 			o->done = true;
-		else if (send(fd, dns_query, sizeof(dns_query), 0) < 0)
-			o->err = errno;
 		else
-			o->done = true;
+			run_udp(fd, p, start, o);
 	} else if (errno == EINPROGRESS && p->kind == PROBE_TCP_CONNECT) {
 		wait_connect(fd, start + (p->expect == PROBE_EXPECT_OPEN ? PROBE_GATEWAY_MS : PROBE_REFUSAL_MS), o);
 	} else {
@@ -161,6 +268,18 @@ static bool ipv6_absent(int err)
 	return err == ENETUNREACH || err == EADDRNOTAVAIL || err == EAFNOSUPPORT;
 }
 
+/* The ICMP error that the managed ruleset's "reject with icmpx
+ * admin-prohibited" sends: ICMP destination unreachable, communication
+ * administratively prohibited (3/13), or ICMPv6's (1/1). */
+static bool admin_prohibited(const struct egress_probe *p, const struct probe_outcome *o)
+{
+	if (!o->icmp)
+		return false;
+	if (p->ipv6)
+		return o->icmp_origin == SO_EE_ORIGIN_ICMP6 && o->icmp_type == 1 && o->icmp_code == 1;
+	return o->icmp_origin == SO_EE_ORIGIN_ICMP && o->icmp_type == 3 && o->icmp_code == 13;
+}
+
 bool egress_probe_passed(const struct egress_probe *p, const struct probe_outcome *o)
 {
 	if (p->expect == PROBE_EXPECT_OPEN)
@@ -170,10 +289,8 @@ bool egress_probe_passed(const struct egress_probe *p, const struct probe_outcom
 	if (p->ipv6 && ipv6_absent(o->err))
 		return true;
 	if (p->kind == PROBE_UDP_SEND)
-		return o->err == EPERM;  /* the output hook's drop verdict, at send */
-	if (o->err == ECONNREFUSED)
-		return true;             /* reject with tcp reset */
-	return o->err == (p->ipv6 ? EACCES : EHOSTUNREACH);  /* icmpx admin-prohibited */
+		return o->err == EPERM && admin_prohibited(p, o);  /* the output hook's reject, at send */
+	return o->err == ECONNREFUSED;  /* reject with tcp reset */
 }
 
 void egress_probe_name(const struct egress_probe *p, char *buf, size_t len)
@@ -205,10 +322,10 @@ static const char fix_firewall[] =
 	"run cli-sandbox-init --firewall-only, with the same configuration, as an init container "
 	"of this pod (deploy/kubernetes/job.yaml)";
 
-static int failed(const struct egress_probe *p, const struct probe_outcome *o, struct cs_error *err)
+int egress_probe_failed(const struct egress_probe *p, const struct probe_outcome *o, struct cs_error *err)
 {
 	char name[80];
-	const char *want;
+	const char *want = p->kind == PROBE_UDP_SEND ? "EPERM at send, then ICMP admin-prohibited" : "a TCP reset (ECONNREFUSED)";
 
 	egress_probe_name(p, name, sizeof(name));
 	if (p->expect == PROBE_EXPECT_OPEN) {
@@ -222,19 +339,29 @@ static int failed(const struct egress_probe *p, const struct probe_outcome *o, s
 			       "check that the gateway is up and that the init container ran with the same TASK_AGENT_MODEL_BASE_URL",
 			       p->what, name, errno_name(o->err));
 	}
-	want = p->kind == PROBE_UDP_SEND ? "EPERM at send" : p->ipv6 ? "ECONNREFUSED or EACCES" : "ECONNREFUSED or EHOSTUNREACH";
 	if (o->done)
 		return cs_fail(err, CS_EXIT_OSERR,
-			       "the egress firewall is missing: %s (%s) was %s instead of refused (the firewall gives %s); %s",
+			       "the egress firewall is missing or wider than the managed one: %s (%s) got through (%s) instead of "
+			       "being refused (the managed firewall gives %s); %s",
 			       name, p->what, p->kind == PROBE_UDP_SEND ? "sent" : "connected", want, fix_firewall);
 	if (o->timeout)
 		return cs_fail(err, CS_EXIT_OSERR,
-			       "the egress firewall is missing or drops silently: %s (%s) got no answer within %d ms "
-			       "instead of an immediate refusal (%s); %s",
+			       "the egress firewall is missing, wider than the managed one, or drops silently: %s (%s) got through "
+			       "or no answer within %d ms instead of an immediate refusal (%s); %s",
 			       name, p->what, PROBE_REFUSAL_MS, want, fix_firewall);
+	if (p->kind == PROBE_UDP_SEND && o->err == EPERM && !o->icmp)
+		return cs_fail(err, CS_EXIT_OSERR,
+			       "the egress firewall drops silently or is not the managed one: %s (%s) was dropped (EPERM) "
+			       "without the ICMP admin-prohibited that the managed firewall sends back; %s",
+			       name, p->what, fix_firewall);
+	if (p->kind == PROBE_UDP_SEND && o->err == EPERM)
+		return cs_fail(err, CS_EXIT_OSERR,
+			       "the egress firewall is not the managed one: %s (%s) was refused with ICMP%s type %u code %u, "
+			       "not the admin-prohibited that the managed firewall sends back; %s",
+			       name, p->what, p->ipv6 ? "v6" : "", (unsigned)o->icmp_type, (unsigned)o->icmp_code, fix_firewall);
 	return cs_fail(err, CS_EXIT_OSERR,
-		       "the egress firewall is missing or not cli-sandbox's: %s (%s) failed with %s, not the refusal "
-		       "the firewall gives (%s); %s",
+		       "the egress firewall is missing or not the managed one: %s (%s) answered %s, not the refusal "
+		       "the managed firewall gives (%s); %s",
 		       name, p->what, errno_name(o->err), want, fix_firewall);
 }
 
@@ -249,7 +376,7 @@ int egress_probes_verify(const struct egress_probe *probes, size_t n, char *summ
 
 		egress_probe_run(&probes[i], &o);
 		if (!egress_probe_passed(&probes[i], &o))
-			return failed(&probes[i], &o, err);
+			return egress_probe_failed(&probes[i], &o, err);
 		if (probes[i].expect == PROBE_EXPECT_OPEN) {
 			egress_probe_name(&probes[i], gw, sizeof(gw));
 			gateway_ms = o.ms;

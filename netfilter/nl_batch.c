@@ -52,7 +52,8 @@ int nl_batch_add(struct nl_batch *b, const struct nlmsghdr *nlh, const char *wha
 {
 	if (grow_array((void **)&b->desc, &b->cap_desc, b->n_desc, sizeof(*b->desc), 64))
 		return -1;
-	snprintf(b->desc[b->n_desc++], NL_BATCH_DESC_MAX, "%s", what);
+	snprintf(b->desc[b->n_desc].desc, NL_BATCH_DESC_MAX, "%s", what);
+	b->desc[b->n_desc++].log = false;
 	b->bytes += nlh->nlmsg_len;
 	b->next_seq++;
 	b->last = (struct nlmsghdr *)nlh;  /* pages stay where they are: the pointer holds */
@@ -84,11 +85,24 @@ int nl_batch_end(struct nl_batch *b)
 	return nl_batch_add(b, nftnl_batch_buffer(b->pages), "the batch end");
 }
 
+void nl_batch_mark_log(struct nl_batch *b)
+{
+	if (b->n_desc)
+		b->desc[b->n_desc - 1].log = true;
+}
+
 const char *nl_batch_describe(const struct nl_batch *b, uint32_t seq)
 {
 	size_t i = seq - b->first_seq;
 
-	return i < b->n_desc ? b->desc[i] : NULL;
+	return i < b->n_desc ? b->desc[i].desc : NULL;
+}
+
+bool nl_batch_is_log(const struct nl_batch *b, uint32_t seq)
+{
+	size_t i = seq - b->first_seq;
+
+	return i < b->n_desc && b->desc[i].log;
 }
 
 int nl_batch_foreach(const struct nl_batch *b, int (*fn)(const struct nlmsghdr *nlh, void *ctx), void *ctx)

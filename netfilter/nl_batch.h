@@ -9,6 +9,7 @@
 #define CLI_SANDBOX_NL_BATCH_H
 
 #include <libmnl/libmnl.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,10 +17,15 @@
 
 struct nftnl_batch;
 
+struct nl_batch_msg {
+	char desc[NL_BATCH_DESC_MAX];     /* what the message carries */
+	bool log;                         /* a rule with the block log's expressions */
+};
+
 struct nl_batch {
 	struct nftnl_batch *pages;
 	uint32_t first_seq, next_seq;
-	char (*desc)[NL_BATCH_DESC_MAX];  /* desc[seq - first_seq]: what message seq carries */
+	struct nl_batch_msg *desc;        /* desc[seq - first_seq]: message seq */
 	size_t n_desc, cap_desc;
 	size_t bytes;                      /* every message together */
 	struct nlmsghdr *last;             /* the latest message but BEGIN: END's predecessor asks for the ACK */
@@ -42,8 +48,14 @@ int nl_batch_add(struct nl_batch *b, const struct nlmsghdr *nlh, const char *wha
 int nl_batch_begin(struct nl_batch *b, uint32_t genid);
 int nl_batch_end(struct nl_batch *b);
 
+/* Marks the message just added as a rule that carries the block log's
+ * expressions (limit, log): a kernel without them refuses that message. */
+void nl_batch_mark_log(struct nl_batch *b);
+
 /* What message seq carries, or NULL when seq is not one of the batch's. */
 const char *nl_batch_describe(const struct nl_batch *b, uint32_t seq);
+/* Whether message seq is one that nl_batch_mark_log marked. */
+bool nl_batch_is_log(const struct nl_batch *b, uint32_t seq);
 
 /* Calls fn for every message of the batch in order, BEGIN and END
  * included; stops at the first non-zero return and returns it. */

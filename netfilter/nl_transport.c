@@ -12,6 +12,15 @@
 
 #define NL_RECV_BUF (64 * 1024)
 
+/* "ENOBUFS": the errno as the kernel's headers name it, beside strerror's
+ * text, so a message says exactly what the kernel answered. */
+static const char *errno_name(int errnum)
+{
+	const char *name = strerrorname_np(errnum);
+
+	return name ? name : "unknown errno";
+}
+
 int nl_fail(struct cs_error *err, int errnum, const char *what, const char *detail)
 {
 	const char *d = detail && *detail ? detail : "";
@@ -33,8 +42,8 @@ int nl_fail(struct cs_error *err, int errnum, const char *what, const char *deta
 		return cs_fail(err, CS_EXIT_OSERR, "the kernel could not create %s (%s%s%s): a netfilter module is probably missing; on the host run: modprobe nf_conntrack nft_ct nft_reject_inet",
 			       what, strerror(errnum), sep, d);
 	default:
-		return cs_fail(err, CS_EXIT_OSERR, "the kernel refused %s (%s%s%s); no command is started",
-			       what, strerror(errnum), sep, d);
+		return cs_fail(err, CS_EXIT_OSERR, "the kernel refused %s (%s, %s%s%s); no command is started",
+			       what, errno_name(errnum), strerror(errnum), sep, d);
 	}
 }
 
@@ -77,7 +86,7 @@ static void ext_ack_message(const struct nlmsghdr *nlh, char *out, size_t len)
 	}
 }
 
-int nl_send(struct mnl_socket *nl, const struct nl_batch *b, int *refused, struct cs_error *err)
+int nl_send(struct mnl_socket *nl, const struct nl_batch *b, struct nl_refusal *refused, struct cs_error *err)
 {
 	int fd = mnl_socket_get_fd(nl);
 	int n_iov = nftnl_batch_iovec_len(b->pages);
@@ -88,7 +97,8 @@ int nl_send(struct mnl_socket *nl, const struct nl_batch *b, int *refused, struc
 	int size = (int)(b->bytes + 65536), acks_bad = 0;
 	size_t acked = 0;
 
-	*refused = 0;
+	refused->errnum = 0;
+	refused->seq = 0;
 	if (!iov || !buf) {
 		free(iov);
 		free(buf);
@@ -109,7 +119,7 @@ int nl_send(struct mnl_socket *nl, const struct nl_batch *b, int *refused, struc
 
 		free(iov);
 		free(buf);
-		return nl_fail(err, e, "the netlink batch", NULL);
+		return nl_fail(err, e, "the netlink batch (sendmsg)", NULL);
 	}
 	free(iov);
 
@@ -148,7 +158,8 @@ int nl_send(struct mnl_socket *nl, const struct nl_batch *b, int *refused, struc
 				continue;
 			ext_ack_message(nlh, detail, sizeof(detail));
 			nl_fail(err, -e->error, what ? what : "the batch", detail);
-			*refused = -e->error;
+			refused->errnum = -e->error;
+			refused->seq = nlh->nlmsg_seq;
 			acks_bad = 1;  /* the first error is the cause; keep draining */
 		}
 	}

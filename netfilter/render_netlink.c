@@ -526,7 +526,11 @@ static int add_rule(struct nl_batch *b, const struct nf_ruleset *rs, size_t c, s
 	nftnl_rule_free(r);
 	snprintf(what, sizeof(what), "rule %zu of chain %s (%s)", i + 1, rs->chains[c].name,
 		 rs->chains[c].rules[i].comment);
-	return nl_batch_add(b, nlh, what);
+	if (nl_batch_add(b, nlh, what))
+		return -1;
+	if (rs->chains[c].rules[i].verdict == NF_VERDICT_LOG)
+		nl_batch_mark_log(b);
+	return 0;
 }
 
 struct nl_batch *render_netlink(const struct nf_ruleset *rs, enum nl_table_mode mode, uint32_t genid,

@@ -144,29 +144,38 @@ static bool read_rr(const uint8_t *msg, size_t len, size_t *off, struct rr *r)
 	return true;
 }
 
-/* The answer section once: CNAMEs that lead on from the chain are added to
- * it; with addrs, A records owned by a chain name are collected. */
+/* The answer section in order, as glibc's getaddrinfo reads it (nss_dns's
+ * gaih_getanswer_slice): one expected owner, the question's name at first;
+ * a CNAME owned by it moves it on to the CNAME's target, and an A record
+ * counts only when the expected owner holds it at that point.  So an A
+ * record before the CNAME that leads to it, or owned by a name the chain
+ * has left, counts for nothing, as in glibc.  A chain that comes back to a
+ * name it passed (a loop) or runs longer than CHAIN_MAX makes the whole
+ * answer "no answer": glibc then asks and decides itself.  False also for a
+ * malformed record, wherever it stands. */
 static bool walk_answers(const uint8_t *msg, size_t len, size_t start, unsigned count, struct chain *c,
 			 uint32_t *addrs, size_t max, size_t *n)
 {
 	size_t off = start;
 
 	for (unsigned i = 0; i < count; i++) {
+		const char *expected = c->names[c->n - 1];
 		struct rr r;
 
 		if (!read_rr(msg, len, &off, &r))
 			return false;
-		if (r.class != C_IN || !in_chain(c, r.owner))
+		if (r.class != C_IN || strcmp(r.owner, expected) != 0)
 			continue;
-		if (r.type == T_CNAME && !addrs) {
+		if (r.type == T_CNAME) {
 			size_t d = r.data;
 			char target[DNS_NAME_MAX + 1];
 
 			if (!read_name(msg, len, &d, target) || d != r.data + r.data_len)
 				return false;
-			if (!in_chain(c, target) && c->n < CHAIN_MAX)
-				strcpy(c->names[c->n++], target);
-		} else if (r.type == T_A && addrs && r.data_len == 4) {
+			if (in_chain(c, target) || c->n == CHAIN_MAX)
+				return false;  /* a loop, or a chain too long: glibc's to judge */
+			strcpy(c->names[c->n++], target);
+		} else if (r.type == T_A && r.data_len == 4) {
 			const uint8_t *a = msg + r.data;
 			uint32_t v = (uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3];
 			bool dup = false;
@@ -185,7 +194,7 @@ bool dns_answer_addrs(const uint8_t *msg, size_t len, uint16_t id, const char *n
 {
 	struct chain c;
 	char qname[DNS_NAME_MAX + 1];
-	size_t off = 12, before;
+	size_t off = 12;
 	unsigned ancount;
 
 	*n = 0;
@@ -201,14 +210,7 @@ bool dns_answer_addrs(const uint8_t *msg, size_t len, uint16_t id, const char *n
 	ancount = get16(msg + 6);
 	c.n = 1;
 	strcpy(c.names[0], qname);
-	/* The chain first, in as many passes as it grows (records may come in
-	 * any order), then the addresses of its names. */
-	do {
-		before = c.n;
-		if (!walk_answers(msg, len, off, ancount, &c, NULL, 0, n))
-			return false;
-	} while (c.n != before);
 	if (!walk_answers(msg, len, off, ancount, &c, addrs, max, n))
-		*n = 0;  /* a malformed record after good ones: none of it counts */
+		*n = 0;  /* a malformed record, a loop: none of it counts */
 	return *n > 0;
 }

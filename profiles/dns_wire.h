@@ -22,10 +22,12 @@ size_t dns_query_build(uint8_t *buf, uint16_t id, const char *name);
 /* Reads msg as the answer to the query with this id for name.  True only
  * when it is one: a response (QR), standard query, not truncated, NOERROR,
  * the same one question (name compared without case, type A, class IN), and
- * at least one A record of class IN owned by name or by a name it is a
- * CNAME of (a chain of at most 8, inside this message).  Then the distinct
- * addresses, host order, at most max, are in addrs and their count in *n.
- * Every other record is ignored. */
+ * at least one A record of class IN that counts as glibc counts it: read in
+ * order, owned by name, or by the target of a CNAME chain from name whose
+ * records came before it (at most 8 names, no loop: a loop or a longer
+ * chain is "no answer", for glibc to judge).  Then the distinct addresses,
+ * host order, at most max, are in addrs and their count in *n.  Every other
+ * record is ignored. */
 bool dns_answer_addrs(const uint8_t *msg, size_t len, uint16_t id, const char *name,
 		      uint32_t *addrs, size_t max, size_t *n);
 

@@ -237,7 +237,7 @@ int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso, cons
 {
 	int64_t deadline = lookup_now_ms() + timeout_ms;
 	char why[sizeof(((struct record *)0)->why) + 1] = "";
-	int fds[2], status;
+	int fds[2], status = 0;
 	pid_t pid;
 
 	memset(results, 0, n * sizeof(*results));
@@ -264,5 +264,15 @@ int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso, cons
 		;
 	if (why[0])
 		return cs_fail(err, CS_EXIT_OSERR, "the name resolver process could not shed its privileges (%s); the command is not started", why);
+	/* Its seccomp filter kills it (SIGSYS) for a call outside its list: a
+	 * hostile answer that steered glibc somewhere new, or a resolver that
+	 * needs more than it was given.  Either way none of its answers is
+	 * believed.  (A child that was dying of it already when our SIGKILL
+	 * came still reports SIGSYS.  Any other crash costs only the names it
+	 * had not answered, as before.) */
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
+		return cs_fail(err, CS_EXIT_OSERR,
+			       "the name resolver process was killed by its seccomp filter (SIGSYS: a system call outside its list); "
+			       "none of its answers is used and the command is not started");
 	return 0;
 }

@@ -54,7 +54,8 @@ struct lookup_batch {
 /* Resolves names[0..n) in a child isolated by iso (NULL: as is): with batch
  * first where one is given (NULL: none), then with fn, all within
  * timeout_ms.  0, or -1 with err (71) when the resolver process cannot be
- * started or cannot be isolated. */
+ * started or cannot be isolated, or when its seccomp filter killed it
+ * (SIGSYS) before the parent ended it: then no answer of its counts. */
 int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso, const struct lookup_batch *batch,
 	       const char *const *names, size_t n, unsigned timeout_ms,
 	       struct lookup_result *results, struct cs_error *err);

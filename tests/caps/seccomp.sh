@@ -12,11 +12,17 @@
 # the same uid without the init, whose kernel answer must differ).
 # Before the fix every probe here succeeded.  Root only.
 #
-# usage: seccomp.sh PATH-TO-cli-sandbox-init [PATH-TO-deny_seccomp [PATH-TO-abi_probe]]
+# Issue 23: the filter is read back (PR_GET_SECCOMP is 2, and calls only it
+# refuses are refused): a seccomp(2) faked to succeed, or a PR_GET_SECCOMP
+# failing with EINVAL on a kernel that has seccomp, give 71 and the command
+# never runs (fault injection with deny_call).
+#
+# usage: seccomp.sh PATH-TO-cli-sandbox-init [PATH-TO-deny_seccomp [PATH-TO-abi_probe [PATH-TO-deny_call]]]
 set -u
 INIT=$1
 DENY=${2:-}
 ABI=${3:-}
+DENY_CALL=${4:-}
 . "$(cd "$(dirname "$0")/.." && pwd)/lib/tap.sh"
 
 if [ "$(id -u)" != 0 ]; then echo "skip: needs root"; exit 77; fi
@@ -205,6 +211,33 @@ if [ -n "$DENY" ]; then
 		ok "$how: no filter possible: one error line about seccomp" \
 			sh -c "[ \"\$(grep -c 'error:' '$T/deny-$how.err')\" = 1 ] && grep -q 'error:.*seccomp' '$T/deny-$how.err'"
 		ok "$how: no filter possible: the command did not run" [ ! -e "$T/ran-$how" ]
+	done
+fi
+
+# Issue 23: a step that reports success without effect fails the start.
+#   seccomp(2) answers 0 and installs nothing (the prctl fallback is never
+#   reached: it only follows ENOSYS);
+#   prctl(PR_GET_SECCOMP) (21) fails with EINVAL (22) on a kernel that has
+#   seccomp: never "this kernel has no seccomp".
+if [ -n "$DENY_CALL" ]; then
+	for fault in "seccomp 0:not in force|does not refuse" "prctl 22 21:PR_GET_SECCOMP"; do
+		args=${fault%%:*}
+		want=${fault#*:}
+		tag=$(printf '%s' "$args" | tr ' ' '-')
+		for how in direct pid1; do
+			if [ "$how" = pid1 ]; then pre="unshare --pid --fork --kill-child --mount-proc"; else pre=; fi
+			rm -f "$T/ran-$tag-$how"
+			# shellcheck disable=SC2086
+			timeout 60 $pre env -i $ENV "$DENY_CALL" $args -- "$INIT" -- sh -c "touch $T/ran-$tag-$how" \
+				> "$T/fault-$tag-$how.out" 2> "$T/fault-$tag-$how.err"
+			r=$?
+			sed "s/^/# fault $tag $how: /" "$T/fault-$tag-$how.err" | grep -v 'SKIP_EGRESS_FIREWALL=true'
+			ok "$how, $args faked: 71 (got $r)" [ "$r" = 71 ]
+			ok "$how, $args faked: an error line that says so ($want)" grep -Eq "error:.*($want)" "$T/fault-$tag-$how.err"
+			ok "$how, $args faked: no warning that the kernel lacks seccomp" \
+				sh -c "! grep -q 'HAS NO SECCOMP' '$T/fault-$tag-$how.err'"
+			ok "$how, $args faked: the command never ran" [ ! -e "$T/ran-$tag-$how" ]
+		done
 	done
 fi
 

@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 		free(r);
 		return rc;
 	}
-	if (firewall_apply(&rs, &err)) {
+	if (firewall_apply(&rs, &(bool){ false }, &err)) {
 		fprintf(stderr, "apply failed: %s\n", err.msg);
 		return 1;
 	}

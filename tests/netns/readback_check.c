@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (strcmp(argv[1], "apply") == 0) {
-		rc = firewall_apply(&rs, &err) ? 1 : 0;
+		rc = firewall_apply(&rs, &(bool){ false }, &err) ? 1 : 0;
 	} else if (strcmp(argv[1], "verify") == 0 && (nl = nl_open(&err))) {
 		b = render_netlink(&rs, NL_TABLE_CREATE, 0, 1, &err);
 		rc = b && readback_verify(nl, &rs, b, &err) == 0 ? 0 : 1;
@@ -93,13 +93,13 @@ int main(int argc, char **argv)
 		mnl_socket_close(nl);
 	} else if (strcmp(argv[1], "refuse") == 0 && (nl = nl_open(&err))) {
 		struct spoil sp = { 0 };
-		int refused = 0;
+		struct nl_refusal refused = { 0 };
 
 		b = render_netlink(&rs, NL_TABLE_CREATE, 0, 1, &err);
 		sp.b = b;
 		if (b && nl_batch_foreach(b, spoil_one, &sp) == 1) {
 			rc = nl_send(nl, b, &refused, &err) ? 1 : 0;
-			printf("spoilt: %s; refused: %d\n", sp.what, refused);
+			printf("spoilt: %s; refused: %d\n", sp.what, refused.errnum);
 		}
 		nl_batch_free(b);
 		mnl_socket_close(nl);

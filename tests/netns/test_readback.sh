@@ -6,11 +6,15 @@
 #   - the readback catches a kernel table that differs from what was sent
 #     in any way: each case programs the test ruleset, changes one thing
 #     with nft, and the readback must refuse it.
-# usage: test_readback.sh PATH-TO-readback_check PATH-TO-cli-sandbox-init
+#   - a first attempt that fails for another reason than the block log's
+#     expressions (ENOBUFS on the batch's sendmsg, injected) is reported as
+#     that, with its errno, and tried no second time (issue 23).
+# usage: test_readback.sh PATH-TO-readback_check PATH-TO-cli-sandbox-init [PATH-TO-deny_call]
 # shellcheck disable=SC2086  # $T is "inet cli_sandbox", two words on purpose
 set -u
 TOOL=$1
 INIT=$2
+DENY_CALL=${3:-}
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/topology.sh"
 trap topo_down EXIT INT TERM
@@ -138,4 +142,42 @@ refused "the table dormant" add table $T '{ flags dormant; }'
 refused "the table gone" delete table $T
 run "$TOOL" apply
 ok "a restart replaces whatever was changed, and reads back as sent" run "$TOOL" verify
+# Issue 23: ENOBUFS on the batch is what the line says, with its errno;
+# it is no reason to try again without the block log's rules.
+if [ -n "$DENY_CALL" ]; then
+	run nft delete table $T 2>/dev/null
+	rm -f "$TOPO_DIR/ran"
+	run env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin CLI_SANDBOX_USER=nobody \
+		TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:8080 "$DENY_CALL" sendmsg 105 -- \
+		"$INIT" -- sh -c "touch $TOPO_DIR/ran" 2> "$TOPO_DIR/enobufs.err"
+	r=$?
+	sed 's/^/# enobufs: /' "$TOPO_DIR/enobufs.err"
+	ok "ENOBUFS on the batch: 71 (got $r)" [ $r = 71 ]
+	ok "... one error line naming the batch's send and ENOBUFS" \
+		sh -c "[ \$(grep -c 'error:' '$TOPO_DIR/enobufs.err') = 1 ] && grep -q 'error:.*netlink batch (sendmsg).*ENOBUFS' '$TOPO_DIR/enobufs.err'"
+	ok "... not called a refusal of the block log's rules, no second attempt" \
+		sh -c "! grep -q \"block log's rules\" '$TOPO_DIR/enobufs.err'"
+	ok "... nothing committed, the command never ran" \
+		sh -c "! ip netns exec '$NS' nft list table $T >/dev/null 2>&1 && [ ! -e '$TOPO_DIR/ran' ]"
+fi
+# The red team's case: only the first attempt fails (strace injects ENOBUFS
+# into the first sendmsg alone), where a second would succeed.  It used to
+# go on without the block log's rules, blaming them; now it is the error.
+if command -v strace > /dev/null; then
+	run nft delete table $T 2>/dev/null
+	rm -f "$TOPO_DIR/ran"
+	# (LeakSanitizer cannot run under ptrace: a sanitized init would die of it)
+	run strace -f -qq -o /dev/null -e trace=sendmsg -e inject=sendmsg:error=ENOBUFS:when=1 \
+		env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin CLI_SANDBOX_USER=nobody ASAN_OPTIONS=detect_leaks=0 \
+		TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:8080 "$INIT" -- sh -c "touch $TOPO_DIR/ran" \
+		2> "$TOPO_DIR/enobufs1.err"
+	r=$?
+	sed 's/^/# enobufs once: /' "$TOPO_DIR/enobufs1.err"
+	ok "ENOBUFS on the first batch only: 71, naming ENOBUFS (got $r)" \
+		sh -c "[ $r = 71 ] && grep -q 'error:.*ENOBUFS' '$TOPO_DIR/enobufs1.err'"
+	ok "... no start without the block log's rules, the command never ran" \
+		sh -c "! grep -q \"block log's rules\" '$TOPO_DIR/enobufs1.err' && [ ! -e '$TOPO_DIR/ran' ]"
+else
+	echo "# strace is missing: the first-attempt-only injection is skipped (tests/install-deps.sh installs it)"
+fi
 t_done

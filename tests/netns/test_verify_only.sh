@@ -32,12 +32,19 @@ ENV="PATH=/usr/bin:/bin CLI_SANDBOX_USER=nobody"
 NOBODY=$(id -u nobody)
 NOGROUP=$(id -g nobody)
 
+# The resolv.conf both containers see (bind-mounted in a private mount
+# namespace), and variables the init and agent containers get besides these.
+RESOLV=$TOPO_DIR/resolv.conf
+FWENV=
+AGENTENV=
 # firewall URL [SETPRIV-OPTION...]: the init container, root in the namespace.
 firewall() {
 	url=$1
 	shift
-	# shellcheck disable=SC2086 # $ENV holds several assignments
-	timeout 30 ip netns exec "$NS_SBX" setpriv "$@" -- env -i $ENV TASK_AGENT_MODEL_BASE_URL="$url" \
+	# shellcheck disable=SC2086,SC2016 # $ENV holds several assignments; the inner shell expands $1 and $@
+	timeout 30 ip netns exec "$NS_SBX" unshare --mount sh -c \
+		'mount --bind "$1" /etc/resolv.conf && shift && exec "$@"' sh "$RESOLV" \
+		setpriv "$@" -- env -i $ENV $FWENV TASK_AGENT_MODEL_BASE_URL="$url" \
 		"$TOPO_DIR/init" --firewall-only >"$TOPO_DIR/fw.out" 2>"$TOPO_DIR/fw.err"
 	echo $? >"$TOPO_DIR/fw.rc"
 }
@@ -53,8 +60,8 @@ agent() {
 	t0=$(date +%s)
 	# shellcheck disable=SC2086,SC2016 # $opts and $ENV split on purpose; the inner shell expands $1 and $@
 	timeout 60 ip netns exec "$NS_SBX" unshare --mount sh -c \
-		'mount --bind "$1" /etc/resolv.conf && shift && exec "$@"' sh "$TOPO_DIR/resolv.conf" \
-		setpriv $opts -- env -i $ENV TASK_AGENT_MODEL_BASE_URL="$url" "$TOPO_DIR/init" --verify-only -- "$@" \
+		'mount --bind "$1" /etc/resolv.conf && shift && exec "$@"' sh "$RESOLV" \
+		setpriv $opts -- env -i $ENV $AGENTENV TASK_AGENT_MODEL_BASE_URL="$url" "$TOPO_DIR/init" --verify-only -- "$@" \
 		>"$TOPO_DIR/$name.out" 2>"$TOPO_DIR/$name.err"
 	echo $? >"$TOPO_DIR/$name.rc"
 	echo $(($(date +%s) - t0)) >"$TOPO_DIR/$name.secs"
@@ -90,7 +97,9 @@ eval "agent good $URL \"\$NONE\" $TOUCH"
 ok "--verify-only with no privilege runs the command, its status comes through (got $(rc good))" [ "$(rc good)" = 7 ]
 ok "--verify-only: the command ran" [ -e "$MARK" ]
 ok "--verify-only: one line says what was proven, with the expected digest" \
-	grep -q "verified: .*gateway tcp 192.0.2.1:8080 connected.*refused at once.*sha256=$digest" "$TOPO_DIR/good.err"
+	grep -q "verified: .*gateway tcp 192.0.2.1:8080 connected.*refused at once.*self-check [0-9.]* ms.*sha256=$digest" "$TOPO_DIR/good.err"
+ok "--verify-only: the line says the digest is this configuration's, not read from the kernel" \
+	grep -q "not read from the kernel" "$TOPO_DIR/good.err"
 # shellcheck disable=SC2016 # expanded by the command's shell
 agent status $URL "$NONE" sh -c 'grep -E "^(Uid|Gid|Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs):" /proc/self/status'
 ok "--verify-only: the command runs as nobody, every capability set empty, no_new_privs 1" sh -c "
@@ -138,6 +147,62 @@ eval "agent silent $URL \"\$NONE\" $TOUCH"
 ok "a firewall that drops instead of refusing: 71 (got $(rc silent)) within 20 s ($(cat "$TOPO_DIR/silent.secs") s)" \
 	sh -c "[ \"\$(cat '$TOPO_DIR/silent.rc')\" = 71 ] && grep -q 'drops silently' '$TOPO_DIR/silent.err' && [ $(cat "$TOPO_DIR/silent.secs") -le 20 ]"
 ok "silent firewall: the command never ran" [ ! -e "$MARK" ]
+
+# 5b. Issue 23: rulesets that are not the managed one for this configuration
+# but refuse the famous destinations.  Each: 71, a line naming what got
+# through or answered wrongly, and the command never runs.
+not_managed() {  # not_managed NAME REGEX: the agent's verdict on the ruleset in place
+	eval "agent $1 $URL \"\$NONE\" $TOUCH"
+	ok "$1: --verify-only stops with 71 (got $(rc "$1")), naming '$2'" \
+		sh -c "[ \"\$(cat '$TOPO_DIR/$1.rc')\" = 71 ] && grep -Eq -- '$2' '$TOPO_DIR/$1.err'"
+	ok "$1: the command never ran" [ ! -e "$MARK" ]
+}
+# The red team's generic hardening table: UDP dropped, TCP 53, TCP to
+# 169.254/16 and IPv6 off loopback reset; no cli-sandbox table at all.
+ip netns exec "$NS_SBX" nft flush ruleset
+printf '%s\n' 'table inet hardening {' 'chain output {' \
+	'type filter hook output priority filter; policy accept;' \
+	'meta l4proto udp drop' 'tcp dport 53 reject with tcp reset' \
+	'ip daddr 169.254.0.0/16 meta l4proto tcp reject with tcp reset' \
+	'meta nfproto ipv6 oif != "lo" meta l4proto tcp reject with tcp reset' \
+	'meta nfproto ipv6 oif != "lo" drop' '}' '}' | ip netns exec "$NS_SBX" nft -f -
+not_managed generic 'udp 169.254.169.254:80 .*dropped \(EPERM\) without the ICMP admin-prohibited'
+# A wider allowlist: the managed ruleset with the gateway's /24 on its port.
+ip netns exec "$NS_SBX" nft flush ruleset
+sed 's|ip daddr 192.0.2.1 tcp dport 8080 accept|ip daddr 192.0.2.0/24 tcp dport 8080 accept|' "$TOPO_DIR/dry.nft" |
+	ip netns exec "$NS_SBX" nft -f -
+ok "the wider allowlist is in place" sh -c "ip netns exec '$NS_SBX' nft list ruleset | grep -q '192.0.2.0/24 tcp dport 8080 accept'"
+not_managed wider 'tcp 192.0.2.254:8080 .*pod.s own subnet.*got through'
+# The interactive profile with an IPv6-only resolv.conf (an IPv6-primary
+# cluster), as the red team ran it: the image's range files (here the
+# fixtures) open a provider's ranges; DNS has no IPv4 nameserver to open.
+ip netns exec "$NS_SBX" nft flush ruleset
+mkdir -p "$TOPO_DIR/profiles"
+cp "$HERE/../profiles/fixtures/github-meta.json" "$HERE/../profiles/fixtures/goog.json" \
+	"$HERE/../profiles/fixtures/cloud.json" "$TOPO_DIR/profiles/"
+chmod 755 "$TOPO_DIR/profiles"
+chmod 644 "$TOPO_DIR/profiles"/*.json
+printf 'nameserver 2001:db8:1::53\n' >"$TOPO_DIR/resolv6.conf"
+RESOLV=$TOPO_DIR/resolv6.conf
+FWENV="CLI_SANDBOX_EGRESS_PROFILE=interactive CLI_SANDBOX_PROFILE_DIR=$TOPO_DIR/profiles"
+AGENTENV="CLI_SANDBOX_PROFILE_DIR=$TOPO_DIR/profiles"
+# (its resolver child drops to the user: SETUID and SETGID besides NET_ADMIN)
+firewall $URL --inh-caps -all --bounding-set -all,+net_admin,+setuid,+setgid
+ok "the interactive init container ran (got $(rc fw))" [ "$(rc fw)" = 0 ]
+not_managed interactive 'a provider range that only the interactive profile opens.*got through'
+# The same profile data and resolv.conf with the managed ruleset: it passes.
+FWENV=
+ip netns exec "$NS_SBX" nft flush ruleset
+firewall $URL --inh-caps -all --bounding-set -all,+net_admin
+eval "agent managed6 $URL \"\$NONE\" $TOUCH"
+ok "the managed ruleset, an IPv6-only resolv.conf, the profile data present: passes (got $(rc managed6))" \
+	sh -c "[ \"\$(cat '$TOPO_DIR/managed6.rc')\" = 7 ] && [ -e '$MARK' ] && grep -q 'verified: ' '$TOPO_DIR/managed6.err'"
+RESOLV=$TOPO_DIR/resolv.conf
+AGENTENV=
+# A managed ruleset for another gateway address (the port case is above).
+ip netns exec "$NS_SBX" nft flush ruleset
+firewall http://192.0.2.3:8080 --inh-caps -all --bounding-set -all,+net_admin
+not_managed otheraddr 'model gateway'
 
 # 6. Modes that make no sense stop with 78.
 firewall $URL --inh-caps -all --bounding-set -all

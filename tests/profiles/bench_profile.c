@@ -136,7 +136,7 @@ int main(int argc, char **argv)
 	t2 = now();
 	for (size_t i = 0; i < rs.n_sets; i++)
 		elems += rs.sets[i].n_elems;
-	if (apply && firewall_apply(&rs, &err)) {
+	if (apply && firewall_apply(&rs, &(bool){ false }, &err)) {
 		fprintf(stderr, "netlink apply failed: %s\n", err.msg);
 		return 1;
 	}

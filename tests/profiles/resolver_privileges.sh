@@ -95,6 +95,7 @@ for set in CapInh CapPrm CapEff CapAmb; do
 	ok "the resolver's $set is empty" [ "$(field $set)" = 0000000000000000 ]
 done
 ok "the resolver has no_new_privs" [ "$(field NoNewPrivs)" = 1 ]
+ok "the resolver runs under its own seccomp filter (Seccomp: 2, issue 23)" [ "$(field Seccomp)" = 2 ]
 
 # The start itself goes on: the name did not resolve, a warning says so.
 wait "$INITPID"
@@ -117,6 +118,65 @@ dry() {  # dry NAME PREFIX...: a dry-run resolving one name, in the namespace
 	echo $? > "$T/$name.rc"
 	grep 'error:' "$T/$name.err" | sed "s/^/# $name: /"
 }
+# Hostile answers (issue 23): a nameserver that answers every query with a
+# compression-pointer loop, a CNAME loop, or bytes that claim more records
+# than they hold.  glibc and the fast path parse them under the child's
+# filter: the start completes, the name simply does not resolve, and the
+# child is not killed (no 71).
+cat > "$T/hostile.py" <<'EOS'
+import socket, struct, sys
+mode = sys.argv[1]
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("192.0.2.53", 53))
+s.settimeout(20)
+print("ready", flush=True)
+def name(n):
+    return b"".join(bytes([len(l)]) + l.encode() for l in n.split(".")) + b"\0"
+while True:
+    try:
+        q, peer = s.recvfrom(512)
+    except socket.timeout:
+        break
+    i = 12
+    while i < len(q) and q[i]:
+        i += 1 + q[i]
+    question = q[12:i + 5]
+    if mode == "pointer-loop":
+        body = question + b"\xc0" + bytes([12 + len(question)]) + struct.pack("!HHIH", 1, 1, 60, 4) + b"\xc6\x33\x64\x0a"
+        count = 1
+    elif mode == "cname-loop":
+        a, b = name("slow.test"), name("b.test")
+        body = (question + a + struct.pack("!HHIH", 5, 1, 60, len(b)) + b + b + struct.pack("!HHIH", 5, 1, 60, len(a)) + a
+                + b + struct.pack("!HHIH", 1, 1, 60, 4) + b"\xc6\x33\x64\x0b")
+        count = 3
+    else:  # too many records claimed
+        body = question + b"\xc0\x0c" + struct.pack("!HHIH", 1, 1, 60, 4) + b"\xc6\x33\x64\x0c"
+        count = 40
+    s.sendto(q[:2] + struct.pack("!HHHHH", 0x8180, 1, count, 0, 0) + body, peer)
+EOS
+chmod 644 "$T/hostile.py"
+printf 'nameserver 192.0.2.53\noptions timeout:1 attempts:1\n' > "$T/resolv.conf"
+for mode in pointer-loop cname-loop overcount; do
+	ip netns exec "$NS" /usr/bin/python3 "$T/hostile.py" "$mode" > "$T/hostile.log" 2>&1 &
+	BH=$!
+	i=0
+	while ! grep -q ready "$T/hostile.log" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	ip netns exec "$NS" unshare --mount --propagation private \
+		sh -c 'mount --bind "$0" /etc/resolv.conf && exec "$@"' "$T/resolv.conf" \
+		env -i PATH=/usr/local/bin:/usr/bin:/bin ${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} \
+		CLI_SANDBOX_EGRESS_PROFILE=interactive CLI_SANDBOX_USER="$U:$U" CLI_SANDBOX_ALLOW=slow.test:443 \
+		CLI_SANDBOX_PROFILE_DIR="$T/no-profiles" "$INIT" --dry-run -- true > "$T/$mode.out" 2> "$T/$mode.err"
+	rc=$?
+	kill "$BH" 2> /dev/null
+	wait "$BH" 2> /dev/null
+	BH=
+	grep -E 'error|slow.test' "$T/$mode.err" | sed "s/^/# $mode: /"
+	ok "hostile answer ($mode): a clean refusal, the start completes (exit 0, got $rc)" [ "$rc" = 0 ]
+	ok "hostile answer ($mode): the name does not resolve, nothing is allowed for it" \
+		sh -c "grep -q 'slow.test.*\(did not resolve\|does not resolve\)' '$T/$mode.err' && ! grep -q '198.51.100' '$T/$mode.out'"
+	ok "hostile answer ($mode): the resolver child was not killed by its filter" sh -c "! grep -q SIGSYS '$T/$mode.err'"
+done
+
 dry nosetuid setpriv --inh-caps=-all --bounding-set=-setuid,-setgid
 ok "root without CAP_SETUID: the resolver refuses to run (71)" [ "$(cat "$T/nosetuid.rc")" = 71 ]
 ok "root without CAP_SETUID: one error line about the resolver" \
