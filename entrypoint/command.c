@@ -86,7 +86,8 @@ int command_build(const struct cs_config *cfg, const struct cs_user *user,
 	cmd->n_added = cmd->n_inserted = 0;
 	cmd->autonomy[0] = cmd->sandbox[0] = '\0';
 	cmd->sandbox_arg = -1;
-	cmd->sandbox_default_on_ok = false;
+	cmd->sandbox_default_on_ok = cmd->sandbox_needs_userns = false;
+	cmd->sandbox_mode[0] = cmd->sandbox_choice[0] = '\0';
 	if (!argv[0][0])
 		return cs_fail(err, CS_EXIT_CONFIG, "the command is an empty string; name the CLI to run, for example " CS_DEFAULT_COMMAND);
 	cmd->cli = cli_find(argv[0]);
@@ -113,12 +114,21 @@ int command_build(const struct cs_config *cfg, const struct cs_user *user,
 	return 0;
 }
 
-void command_decide_sandbox(struct command *cmd, const struct userns_probe *probe)
+bool command_wants_probe(const struct command *cmd)
 {
-	if (cmd->sandbox_arg < 0 || !cmd->cli)
-		return;
-	cmd->cli->decide_sandbox(cmd, probe);
+	return cmd->cli && (cmd->sandbox_arg >= 0 || cmd->sandbox_needs_userns);
+}
+
+int command_decide_sandbox(struct command *cmd, const struct userns_probe *probe, struct cs_error *err)
+{
+	int rc;
+
+	if (!command_wants_probe(cmd))
+		return 0;
+	rc = cmd->cli->decide_sandbox(cmd, probe, err);
 	cmd->sandbox_arg = -1;
+	cmd->sandbox_needs_userns = false;
+	return rc;
 }
 
 void command_free(struct command *cmd)

@@ -24,9 +24,10 @@ int cli_plan_nothing(const struct cli_start *s, struct command *plan, struct cs_
 	return 0;
 }
 
-void cli_no_nested_sandbox(struct command *plan, const struct userns_probe *probe)
+int cli_no_nested_sandbox(struct command *plan, const struct userns_probe *probe, struct cs_error *err)
 {
-	(void)plan, (void)probe;
+	(void)plan, (void)probe, (void)err;
+	return 0;
 }
 
 enum first_run_result cli_first_run_nothing(const char *dir, char *const env[], char *what, size_t len)
