@@ -9,6 +9,7 @@
 #include "entrypoint/report.h"
 #include "netfilter/apply.h"
 #include "netfilter/egress_probe.h"
+#include "profiles/netinfo.h"
 
 #define SPLIT_MAX_NAMESERVERS 3  /* what libc uses */
 
@@ -37,15 +38,10 @@ static size_t nameservers(const char *path, uint32_t *out)
 	if (!f)
 		return 0;
 	while (n < SPLIT_MAX_NAMESERVERS && fgets(line, sizeof(line), f)) {
-		char *p = line;
 		size_t len;
+		const char *addr = resolv_conf_line_nameserver(line, &len);
 
-		if (strncmp(p, "nameserver", 10) != 0 || (p[10] != ' ' && p[10] != '\t'))
-			continue;
-		p += 10;
-		p += strspn(p, " \t");
-		len = strcspn(p, " \t\r\n#;");
-		if (ipv4_parse_strict(p, len, &out[n]) == 0)
+		if (addr && ipv4_parse_strict(addr, len, &out[n]) == 0)
 			n++;
 	}
 	fclose(f);

@@ -1,5 +1,7 @@
 #include "netfilter/egress_probe.h"
 
+#include "base/clock.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -61,14 +63,6 @@ size_t egress_probes_managed(uint32_t gateway, uint16_t port, const uint32_t *na
 	return n;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static socklen_t sockaddr_of(const struct egress_probe *p, struct sockaddr_storage *ss)
 {
 	memset(ss, 0, sizeof(*ss));
@@ -97,7 +91,7 @@ static void wait_connect(int fd, long long deadline, struct probe_outcome *o)
 	socklen_t sl = sizeof(soerr);
 
 	for (;;) {
-		long long left = deadline - now_ms();
+		long long left = deadline - cs_now_ms();
 		int r;
 
 		if (left <= 0) {
@@ -128,7 +122,7 @@ void egress_probe_run(const struct egress_probe *p, struct probe_outcome *o)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sockaddr_of(p, &ss);
-	long long start = now_ms();
+	long long start = cs_now_ms();
 	int type = p->kind == PROBE_TCP_CONNECT ? SOCK_STREAM : SOCK_DGRAM;
 	int fd;
 
@@ -151,7 +145,7 @@ void egress_probe_run(const struct egress_probe *p, struct probe_outcome *o)
 	}
 	if (fd >= 0)
 		close(fd);
-	o->ms = (unsigned)(now_ms() - start);
+	o->ms = (unsigned)(cs_now_ms() - start);
 }
 
 /* The kernel's answers that mean "this IPv6 packet goes nowhere": no IPv6

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "base/path.h"
+
 /* Each row lives in its CLI's file (entrypoint/clis/NAME.c). */
 extern const struct cli cli_claude, cli_codex, cli_pi;
 
@@ -9,8 +11,7 @@ const struct cli *const cli_table[] = { &cli_claude, &cli_codex, &cli_pi, NULL }
 
 const struct cli *cli_find(const char *argv0)
 {
-	const char *slash = strrchr(argv0, '/');
-	const char *base = slash ? slash + 1 : argv0;
+	const char *base = cs_basename(argv0);
 
 	for (const struct cli *const *c = cli_table; *c; c++)
 		if (strcmp(base, (*c)->name) == 0)
