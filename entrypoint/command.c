@@ -23,9 +23,12 @@ static bool argv_mentions(char *const argv[], const char *word)
 static int wire(const struct cli_start *s, const struct cli *c, struct command *cmd, struct cs_error *err)
 {
 	if (s->cfg->has_url) {
+		char url[MODEL_URL_MAX + 16];
+
+		snprintf(url, sizeof(url), "%s%s", s->cfg->url.text, c->base_url_suffix ? c->base_url_suffix : "");
 		for (size_t i = 0; i < 3 && c->base_url_vars[i]; i++)
 			if (!env_lookup(s->envp, c->base_url_vars[i]) &&
-			    command_add_var(cmd, c->base_url_vars[i], s->cfg->url.text, err))
+			    command_add_var(cmd, c->base_url_vars[i], url, err))
 				return -1;
 		/* The URL's characters are validated: no quote can end the TOML string. */
 		if (c->base_url_config && !argv_mentions(s->argv, c->base_url_config)) {

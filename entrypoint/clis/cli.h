@@ -53,6 +53,7 @@ struct cli {
 	/* Gateway wiring, both profiles: variables set to the model URL, a
 	 * config key codex takes as -c KEY="URL", and anything else (wire). */
 	const char *base_url_vars[3];
+	const char *base_url_suffix;  /* appended to the URL for those variables, or NULL */
 	const char *base_url_config;
 	cli_plan_fn *wire;
 	/* Managed only: variables and -c values that keep the CLI quiet. */

@@ -5,9 +5,9 @@
 #include "base/path.h"
 
 /* Each row lives in its CLI's file (entrypoint/clis/NAME.c). */
-extern const struct cli cli_claude, cli_codex, cli_pi;
+extern const struct cli cli_claude, cli_codex, cli_pi, cli_gemini, cli_opencode;
 
-const struct cli *const cli_table[] = { &cli_claude, &cli_codex, &cli_pi, NULL };
+const struct cli *const cli_table[] = { &cli_claude, &cli_codex, &cli_pi, &cli_gemini, &cli_opencode, NULL };
 
 const struct cli *cli_find(const char *argv0)
 {

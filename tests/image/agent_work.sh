@@ -78,8 +78,14 @@ cli_args() {  # cli_args CLI: the CLI's own non-interactive form, nothing more
 	claude) echo "claude -p" ;;
 	codex) echo "codex exec --skip-git-repo-check" ;;
 	pi) echo "pi -p" ;;
+	gemini) echo "gemini -p" ;;
+	opencode) echo "opencode run" ;;
 	esac
 }
+# The CLIs to run (each must be in IMAGE): the all-in-one image's three by
+# default; CLI_SANDBOX_TEST_CLIS=gemini with the gemini image, and so on.
+CLIS=${CLI_SANDBOX_TEST_CLIS:-claude codex pi}
+has_cli() { case " $CLIS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # field FILE NAME KEY: a number from a "NAME KEY=N" part of the tool result
 field() { sed -n "s/.*$2 [^\\\\]*$3=\\([0-9]*\\).*/\\1/p" "$1" | head -1; }
@@ -157,7 +163,7 @@ podman_run() {  # podman_run LABEL CLI CAPS
 	# shellcheck disable=SC2086,SC2046 # option lists split on purpose
 	timeout "$RUN_TIMEOUT" podman run --rm $RUNARGS --network "ns:/run/netns/$NS_SBX" --dns 192.0.2.1 $3 $PODMAN_USERNS ${ENGINE_EXTRA:-} \
 		-v "$d/ws:/workspace" -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:8080 \
-		-e ANTHROPIC_API_KEY=sk-ant-test-not-a-key -e OPENAI_API_KEY=sk-test-not-a-key \
+		-e ANTHROPIC_API_KEY=sk-ant-test-not-a-key -e OPENAI_API_KEY=sk-test-not-a-key -e GEMINI_API_KEY=gm-test-not-a-key \
 		"$IMAGE" $(cli_args "$2") "$PROMPT" </dev/null >"$d/out" 2>"$d/err"
 	echo "# $1: exit $? (not judged)"
 	cp "$WORK/gateway.log" "$d/gw.log"
@@ -165,10 +171,11 @@ podman_run() {  # podman_run LABEL CLI CAPS
 	[ -n "${ENGINE_EXTRA:-}" ] || judge "$1" "$2" "$d"
 }
 
-for cli in claude codex pi; do
+for cli in $CLIS; do
 	podman_run "podman-minimal-$cli" "$cli" "$MINIMAL"
 	podman_run "podman-dockerset-$cli" "$cli" "$PODMAN_DOCKER_SET"
 done
+if has_cli codex; then
 ok "podman (default seccomp, CLI_SANDBOX_ALLOW_USERNS=true): the probe chose workspace-write for codex" \
 	grep -q 'codex sandbox: workspace-write (user-namespace probe passed' "$WORK/podman-minimal-codex/err"
 # Interactive: codex keeps its own approvals and, the probe passing, its own
@@ -182,6 +189,7 @@ ok "podman interactive: no approval policy set for codex" \
 	sh -c "! grep -q 'approval_policy' '$WORK/podman-interactive-codex/err'"
 ok "podman interactive: the command ran and its output reached the model" \
 	grep -q '^TOOL_RESULT .*uid=1000' "$WORK/podman-interactive-codex/gw.log"
+fi
 topo_down
 }
 
@@ -228,7 +236,7 @@ docker_run() {  # docker_run LABEL CLI CAPS [CLI-ARGS...]
 	# shellcheck disable=SC2086,SC2046 # option lists split on purpose
 	timeout "$RUN_TIMEOUT" "$DOCKER" run --rm --name "cs-sbx-$$" $LIMITS --network "$DNET" --ip 198.51.100.20 $3 ${ENGINE_EXTRA:-} \
 		-v "$d/ws:/workspace" -e TASK_AGENT_MODEL_BASE_URL=http://198.51.100.10:8080 \
-		-e ANTHROPIC_API_KEY=sk-ant-test-not-a-key -e OPENAI_API_KEY=sk-test-not-a-key \
+		-e ANTHROPIC_API_KEY=sk-ant-test-not-a-key -e OPENAI_API_KEY=sk-test-not-a-key -e GEMINI_API_KEY=gm-test-not-a-key \
 		"$IMAGE" $(cli_args "$2") ${4:-} "$PROMPT" </dev/null >"$d/out" 2>"$d/err"
 	echo "# $1: exit $? (not judged)"
 	"$DOCKER" rm -f "cs-sbx-$$" >/dev/null 2>&1
@@ -237,10 +245,11 @@ docker_run() {  # docker_run LABEL CLI CAPS [CLI-ARGS...]
 	[ -n "${4:-}${ENGINE_EXTRA:-}" ] || judge "$1" "$2" "$d"
 }
 
-for cli in claude codex pi; do
+for cli in $CLIS; do
 	docker_run "docker-minimal-$cli" "$cli" "$DOCKER_MINIMAL"
 	docker_run "docker-default-$cli" "$cli" "--cap-add NET_ADMIN"
 done
+if has_cli codex; then
 for c in minimal default; do
 	ok "dockerd ($c caps, Docker's default seccomp): codex got danger-full-access, the probe's failure recorded" \
 		grep -q 'codex sandbox: danger-full-access (user-namespace probe failed: unshare' "$WORK/docker-$c-codex/err"
@@ -264,4 +273,5 @@ ok "control: the operator's -s workspace-write stops the start with the fix" \
 	grep -q "error: codex: the operator's -s asks for codex's workspace-write sandbox.*CLI_SANDBOX_ALLOW_USERNS=true" "$WORK/docker-control-codex/err"
 ok "control: the model was never called, no file written" \
 	sh -c "[ ! -s '$WORK/docker-control-codex/gw.log' ] && [ ! -e '$WORK/docker-control-codex/ws/agent-proof.txt' ]"
+fi
 t_done
