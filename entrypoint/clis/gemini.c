@@ -39,9 +39,12 @@ static int managed_autonomy(const struct cli_start *s, struct command *plan, str
 	static const char *const flags[] = { "--yolo", "-y", "--approval-mode" };
 	char path[PATH_MAX + 32];
 
-	if (!env_lookup(s->envp, "GEMINI_CLI_TRUST_WORKSPACE") &&
-	    command_add_var(plan, "GEMINI_CLI_TRUST_WORKSPACE", "true", err))
+	if (env_lookup(s->envp, "GEMINI_CLI_TRUST_WORKSPACE"))
+		command_note(plan, "gemini: the operator's GEMINI_CLI_TRUST_WORKSPACE is kept");
+	else if (command_add_var(plan, "GEMINI_CLI_TRUST_WORKSPACE", "true", err))
 		return -1;
+	else
+		command_note(plan, "gemini: GEMINI_CLI_TRUST_WORKSPACE=true (an untrusted folder turns --yolo into prompts)");
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 		if (cli_has_option(s->argv, flags[i])) {
 			command_note(plan, "gemini: the operator's %s is kept, no approval mode set", flags[i]);
@@ -55,7 +58,7 @@ static int managed_autonomy(const struct cli_start *s, struct command *plan, str
 	}
 	if (command_insert_arg(plan, "--yolo", NULL, err))
 		return -1;
-	command_note(plan, "gemini: --yolo and GEMINI_CLI_TRUST_WORKSPACE=true (runs its model's commands without asking)");
+	command_note(plan, "gemini: --yolo (runs its model's commands without asking)");
 	return 0;
 }
 

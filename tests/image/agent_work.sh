@@ -203,29 +203,42 @@ dockerd_start || bail "the private dockerd did not start"
 sh "$ROOT/tests/gateway/make-python-image.sh" "$PYIMAGE" || bail "cannot build $PYIMAGE"
 dockerd_load "$PYIMAGE" && dockerd_load "$IMAGE" || bail "cannot load the images into dockerd"
 DNET="cs-agent-$$"
+# The docker network's addresses: a /28 of 198.51.100.0/24 that no other run
+# here uses can be chosen (CLI_SANDBOX_TEST_DOCKER_NET=A.B.C.D/28 with the
+# gateway, peer, sandbox and baseline at .2 to .5 of it).
+case ${CLI_SANDBOX_TEST_DOCKER_NET:-} in
+'') DSUBNET=198.51.100.0/24 DGW=198.51.100.10 DPEER=198.51.100.11 DSBX=198.51.100.20 DBASE=198.51.100.21 ;;
+*)
+	DSUBNET=$CLI_SANDBOX_TEST_DOCKER_NET
+	_b=${DSUBNET%/*}
+	_p=${_b%.*}
+	_o=${_b##*.}
+	DGW=$_p.$((_o + 2)) DPEER=$_p.$((_o + 3)) DSBX=$_p.$((_o + 4)) DBASE=$_p.$((_o + 5))
+	;;
+esac
 # Internal: no route out, no NAT; the .1 is the bridge on this machine and is
 # never sent to.  198.51.100.0/24, not 192.0.2.0/24: the bridge lives in this
 # machine's namespace, and a test machine's own interface may be on 192.0.2.0/24
 # (as tests/image/docker.sh notes).
-"$DOCKER" network create --internal --subnet 198.51.100.0/24 "$DNET" >/dev/null || bail "cannot create $DNET"
+"$DOCKER" network create --internal --subnet "$DSUBNET" "$DNET" >/dev/null || bail "cannot create $DNET"
 mkdir -p "$WORK/dgw"
 chmod 777 "$WORK/dgw"
-DOCKER_TOOL=$(tool_command 198.51.100.10 198.51.100.11:8080 "cs-peer-$$")
-"$DOCKER" run -d --name "cs-gw-$$" --network "$DNET" --ip 198.51.100.10 -v "$ROOT/tests/gateway:/gw:ro" \
-	-v "$WORK/dgw:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 198.51.100.10 --port 8080 \
+DOCKER_TOOL=$(tool_command $DGW $DPEER:8080 "cs-peer-$$")
+"$DOCKER" run -d --name "cs-gw-$$" --network "$DNET" --ip $DGW -v "$ROOT/tests/gateway:/gw:ro" \
+	-v "$WORK/dgw:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen $DGW --port 8080 \
 	--tool-command "$DOCKER_TOOL" --log /log/gateway.log --max-seconds 1800 >/dev/null || bail "gateway container"
-"$DOCKER" run -d --name "cs-peer-$$" --network "$DNET" --ip 198.51.100.11 "$PYIMAGE" \
-	timeout 1800 python3 -m http.server --bind 198.51.100.11 8080 >/dev/null || bail "peer container"
+"$DOCKER" run -d --name "cs-peer-$$" --network "$DNET" --ip $DPEER "$PYIMAGE" \
+	timeout 1800 python3 -m http.server --bind $DPEER 8080 >/dev/null || bail "peer container"
 i=0
 until "$DOCKER" logs "cs-gw-$$" 2>/dev/null | grep -q listening || [ $i -ge 60 ]; do
 	sleep 0.5
 	i=$((i + 1))
 done
 # Baseline: without the firewall the peer answers and its name resolves.
-timeout 60 "$DOCKER" run --rm $LIMITS --network "$DNET" --ip 198.51.100.21 --cap-drop ALL --entrypoint /bin/bash "$IMAGE" \
-	-c "timeout 5 bash -c 'echo > /dev/tcp/198.51.100.11/8080' && echo tcp-ok; timeout 5 getent hosts cs-peer-$$ >/dev/null && echo dns-ok" \
+timeout 60 "$DOCKER" run --rm $LIMITS --network "$DNET" --ip $DBASE --cap-drop ALL --entrypoint /bin/bash "$IMAGE" \
+	-c "timeout 5 bash -c 'echo > /dev/tcp/$DPEER/8080' && echo tcp-ok; timeout 5 getent hosts cs-peer-$$ >/dev/null && echo dns-ok" \
 	</dev/null >"$WORK/dbaseline" 2>&1
-ok "dockerd baseline without the firewall: 198.51.100.11:8080 answers" grep -qx tcp-ok "$WORK/dbaseline"
+ok "dockerd baseline without the firewall: $DPEER:8080 answers" grep -qx tcp-ok "$WORK/dbaseline"
 ok "dockerd baseline without the firewall: cs-peer-$$ resolves (Docker's DNS)" grep -qx dns-ok "$WORK/dbaseline"
 
 docker_run() {  # docker_run LABEL CLI CAPS [CLI-ARGS...]
@@ -234,8 +247,8 @@ docker_run() {  # docker_run LABEL CLI CAPS [CLI-ARGS...]
 	chown 1000:1000 "$d/ws"
 	: >"$WORK/dgw/gateway.log"
 	# shellcheck disable=SC2086,SC2046 # option lists split on purpose
-	timeout "$RUN_TIMEOUT" "$DOCKER" run --rm --name "cs-sbx-$$" $LIMITS --network "$DNET" --ip 198.51.100.20 $3 ${ENGINE_EXTRA:-} \
-		-v "$d/ws:/workspace" -e TASK_AGENT_MODEL_BASE_URL=http://198.51.100.10:8080 \
+	timeout "$RUN_TIMEOUT" "$DOCKER" run --rm --name "cs-sbx-$$" $LIMITS --network "$DNET" --ip $DSBX $3 ${ENGINE_EXTRA:-} \
+		-v "$d/ws:/workspace" -e TASK_AGENT_MODEL_BASE_URL=http://$DGW:8080 \
 		-e ANTHROPIC_API_KEY=sk-ant-test-not-a-key -e OPENAI_API_KEY=sk-test-not-a-key -e GEMINI_API_KEY=gm-test-not-a-key \
 		"$IMAGE" $(cli_args "$2") ${4:-} "$PROMPT" </dev/null >"$d/out" 2>"$d/err"
 	echo "# $1: exit $? (not judged)"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The CLI table's part of the dry-run plan, for claude, codex, pi and any
+# The CLI table's part of the dry-run plan, for claude, codex, pi, gemini, opencode and any
 # other command, in both profiles, with a range of operator flags and config
 # files: the command line, the added environment, the first-run line and the
 # autonomy line of each `--dry-run` must equal golden/cli_plans.txt.  The
@@ -85,6 +85,12 @@ cases() {
 	plan pi-p -- pi -p hello
 	plan pi-url OPENAI_BASE_URL=http://198.51.100.9 -- pi -p hi
 	plan bash -- bash -c 'echo hi'
+	plan gemini -- gemini -p hello
+	plan gemini-yolo -- gemini --approval-mode=auto_edit
+	plan gemini-defaults GEMINI_CLI_SYSTEM_DEFAULTS_PATH=/etc/mine.json GEMINI_CLI_TRUST_WORKSPACE=false -- gemini
+	plan opencode -- opencode run hello
+	plan opencode-perm 'OPENCODE_PERMISSION={"bash":"ask"}' -- opencode
+	plan opencode-url ANTHROPIC_BASE_URL=http://198.51.100.9/v1 -- opencode run x
 }
 
 cases > "$W/plans.txt"
