@@ -35,7 +35,7 @@ ok "no source includes a path that climbs (a ../ or ./ component anywhere)" \
 # project include is an edge "includer-module included-module", and an edge
 # whose reverse is there too is a circle.
 edges=$(mktemp)
-for f in $(find "$src/base" "$src/profiles" "$src/netfilter" "$src/caps" "$src/entrypoint" -name '*.[ch]'); do
+find "$src/base" "$src/profiles" "$src/netfilter" "$src/caps" "$src/entrypoint" -name '*.[ch]' | while read -r f; do
 	from=${f#"$src/"}
 	from=${from%.*}
 	sed -n 's/^#[[:space:]]*include[[:space:]]*"\([a-z_/]*\)\.h".*/\1/p' "$f" |

@@ -31,11 +31,13 @@ plan() {
 	while [ "$1" != "--" ]; do envs="$envs $1"; shift; done
 	shift
 	for p in managed interactive; do
+		skip=false
+		[ "$p" = managed ] || skip=true
 		echo "== $name ($p)"
 		# shellcheck disable=SC2086
 		env -i PATH="$W/bin:/usr/bin:/bin" CLI_SANDBOX_USER=4242:4242 HOME=/nonexistent \
 			CLI_SANDBOX_EGRESS_PROFILE=$p TASK_AGENT_MODEL_BASE_URL=http://192.0.2.10:4000/v1 \
-			SKIP_EGRESS_FIREWALL=$([ $p = interactive ] && echo true || echo false) $envs \
+			SKIP_EGRESS_FIREWALL=$skip $envs \
 			"$BIN" --dry-run "$@" > "$W/out" 2>&1 </dev/null
 		rc=$?
 		[ $rc = 0 ] || { echo "exit $rc"; grep -v 'warning:' "$W/out" | sed "s|$W|WORK|g"; }
