@@ -40,6 +40,8 @@ ARG RUNTIME_BASE=node:20-trixie-slim
 ARG CLAUDE_CODE_VERSION=2.1.197
 ARG CODEX_VERSION=0.171.0
 ARG PI_VERSION=0.73.1
+ARG GEMINI_VERSION=0.61.0
+ARG OPENCODE_VERSION=1.18.33
 
 # ---------------------------------------------------------------------------------------
 FROM ${BUILD_BASE} AS build
@@ -75,7 +77,8 @@ RUN set -eux; \
         sh /src/scripts/refresh-ranges --init /build/cli-sandbox-init /out/etc/cli-sandbox/profiles \
         || echo "warning: provider range files not fetched; the interactive profile will allow names only" >&2; \
     fi; \
-    install -D -m 0644 /src/image/pi-base-url.js /out/usr/local/share/cli-sandbox/pi-base-url.js
+    install -D -m 0644 /src/image/pi-base-url.js /out/usr/local/share/cli-sandbox/pi-base-url.js; \
+    install -m 0644 /src/image/gemini-managed.json /src/image/gemini-gateway.json /out/usr/local/share/cli-sandbox/
 
 
 # ---------------------------------------------------------------------------------------
@@ -176,6 +179,32 @@ RUN --mount=type=secret,id=extra_ca \
         "@mariozechner/pi-coding-agent@${PI_VERSION}"; \
     rm -rf /opt/cli/lib/node_modules/.package-lock.json
 
+FROM npm AS npm-gemini
+ARG GEMINI_VERSION
+# Its optional native helpers (node-pty, keytar) are left to npm: without them gemini
+# runs its shell tool through child_process.
+RUN --mount=type=secret,id=extra_ca \
+    set -eux; \
+    if [ -s /run/secrets/extra_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca; fi; \
+    npm install --global --prefix /opt/cli --no-audit --no-fund --no-update-notifier \
+        "@google/gemini-cli@${GEMINI_VERSION}"; \
+    rm -rf /opt/cli/lib/node_modules/.package-lock.json
+
+FROM npm AS npm-opencode
+ARG OPENCODE_VERSION
+# opencode's postinstall links the binary of this machine's build (AVX2 or baseline) to
+# bin/opencode.exe; the platform packages it chose from (177 MB each) are then removed.
+RUN --mount=type=secret,id=extra_ca \
+    set -eux; \
+    if [ -s /run/secrets/extra_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca; fi; \
+    npm install --global --prefix /opt/cli --no-audit --no-fund --no-update-notifier \
+        "opencode-ai@${OPENCODE_VERSION}"; \
+    d=/opt/cli/lib/node_modules/opencode-ai; \
+    test "$(stat -c %s "$d/bin/opencode.exe")" -gt 1000000; \
+    cp "$d/bin/opencode.exe" "$d/bin/opencode.copy" && mv "$d/bin/opencode.copy" "$d/bin/opencode.exe"; \
+    rm -rf "$d"/node_modules/opencode-* /opt/cli/lib/node_modules/opencode-linux-* \
+        /opt/cli/lib/node_modules/.package-lock.json
+
 # ---------------------------------------------------------------------------------------
 # The targets. Each: toolset, its CLI tree(s), the init, then image/check-image.sh, which
 # fails the build on a setuid/setgid file, a forbidden tool (sudo, iptables, nft, a
@@ -210,6 +239,31 @@ RUN --mount=type=bind,source=image/check-image.sh,target=/tmp/check-image.sh \
 LABEL io.cli-sandbox.cli="pi" \
       io.cli-sandbox.pi.version="${PI_VERSION}"
 CMD ["pi"]
+
+FROM toolset AS gemini
+ARG GEMINI_VERSION
+COPY --from=npm-gemini /opt/cli/ /usr/local/
+COPY --from=build /out/ /
+RUN --mount=type=bind,source=image/check-image.sh,target=/tmp/check-image.sh \
+    sh /tmp/check-image.sh "gemini=${GEMINI_VERSION}"
+LABEL io.cli-sandbox.cli="gemini" \
+      io.cli-sandbox.gemini.version="${GEMINI_VERSION}"
+CMD ["gemini"]
+
+FROM toolset AS opencode
+ARG OPENCODE_VERSION
+COPY --from=npm-opencode /opt/cli/ /usr/local/
+COPY --from=build /out/ /
+# opencode keeps its data, state, config and cache under the XDG folders of the home:
+# there for node, so that a state folder mounted at ~/.local/share/opencode leaves the
+# parents writable by the CLI.
+RUN install -d -o 1000 -g 1000 /home/node/.local /home/node/.local/share /home/node/.local/state \
+        /home/node/.config /home/node/.cache
+RUN --mount=type=bind,source=image/check-image.sh,target=/tmp/check-image.sh \
+    sh /tmp/check-image.sh "opencode=${OPENCODE_VERSION}"
+LABEL io.cli-sandbox.cli="opencode" \
+      io.cli-sandbox.opencode.version="${OPENCODE_VERSION}"
+CMD ["opencode"]
 
 # The default target, last: all three CLIs (claude first, so that this layer is the claude
 # image's own).

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Every variable the init reads.  Any other CLI_SANDBOX_* variable is a
@@ -160,22 +161,19 @@ static int parse_interactive_only(char *const envp[], struct cs_config *cfg, str
 	if (allow && managed)
 		return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_ALLOW is set, but the managed profile allows only the model gateway; unset it or use CLI_SANDBOX_EGRESS_PROFILE=interactive");
 	if (allow) {
-		if (strlen(allow) >= sizeof(cfg->allow))
-			return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_ALLOW is longer than %zu characters; shorten it", sizeof(cfg->allow) - 1);
+		if (strlen(allow) >= CS_ALLOW_TEXT_MAX)
+			return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_ALLOW is longer than %d characters; shorten it", CS_ALLOW_TEXT_MAX - 1);
+		if (allow_parse(allow, &cfg->allow, &cfg->n_allow, err))
+			return -1;
 		cfg->has_allow = true;
-		strcpy(cfg->allow, allow);
 	}
 	return 0;
 }
 
-int config_load(char *const envp[], struct cs_config *cfg, struct cs_error *err)
+/* The variables both profiles read. */
+static int parse_rest(char *const envp[], struct cs_config *cfg, struct cs_error *err)
 {
 	const char *user, *dir;
-
-	memset(cfg, 0, sizeof(*cfg));
-	if (check_unknown_vars(envp, err) || parse_profile(envp, cfg, err) ||
-	    parse_url(envp, cfg, err) || parse_interactive_only(envp, cfg, err))
-		return -1;
 
 	user = env_lookup(envp, "CLI_SANDBOX_USER");
 	if (user_spec_parse(user ? user : CS_DEFAULT_USER, &cfg->user, err))
@@ -193,4 +191,22 @@ int config_load(char *const envp[], struct cs_config *cfg, struct cs_error *err)
 			       strlen(dir), sizeof(cfg->profile_dir) - 1);
 	snprintf(cfg->profile_dir, sizeof(cfg->profile_dir), "%s", dir ? dir : CS_DEFAULT_PROFILE_DIR);
 	return 0;
+}
+
+int config_load(char *const envp[], struct cs_config *cfg, struct cs_error *err)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	if (check_unknown_vars(envp, err) || parse_profile(envp, cfg, err) ||
+	    parse_url(envp, cfg, err) || parse_interactive_only(envp, cfg, err) || parse_rest(envp, cfg, err)) {
+		config_free(cfg);
+		return -1;
+	}
+	return 0;
+}
+
+void config_free(struct cs_config *cfg)
+{
+	free(cfg->allow);
+	cfg->allow = NULL;
+	cfg->n_allow = 0;
 }

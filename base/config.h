@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/allow.h"
 #include "base/model_url.h"
 #include "base/status.h"
 
@@ -17,6 +18,7 @@
 #define CS_DEFAULT_USER "node"
 #define CS_DEFAULT_PROFILE_DIR "/etc/cli-sandbox/profiles"
 #define CS_USER_NAME_MAX 33
+#define CS_ALLOW_TEXT_MAX 4096      /* CLI_SANDBOX_ALLOW, terminator included */
 
 enum cs_profile { CS_PROFILE_MANAGED, CS_PROFILE_INTERACTIVE };
 
@@ -38,11 +40,14 @@ struct cs_config {
 	bool allow_userns;              /* CLI_SANDBOX_ALLOW_USERNS=true: the seccomp filter allows user namespaces */
 	struct user_spec user;
 	bool has_allow;                 /* CLI_SANDBOX_ALLOW was set (interactive) */
-	char allow[4096];               /* parsed by the interactive policy */
+	struct allow_entry *allow;      /* its entries, parsed (malloc'd: config_free) */
+	size_t n_allow;
 	char profile_dir[PATH_MAX];
 };
 
 int config_load(char *const envp[], struct cs_config *cfg, struct cs_error *err);
+/* Frees what config_load() allocated (the CLI_SANDBOX_ALLOW entries). */
+void config_free(struct cs_config *cfg);
 
 /* The value of NAME in envp, or NULL. */
 const char *env_lookup(char *const envp[], const char *name);

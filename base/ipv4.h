@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 /* Room for "255.255.255.255" and its NUL. */
+/* The widest prefix a range file or CLI_SANDBOX_ALLOW may open. */
+#define CS_MIN_PREFIX_LEN 8
 #define IPV4_TEXT_MAX 16
 
 struct ipv4_range {

@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "caps/verify.h"
@@ -62,14 +61,12 @@ struct start_caps {
 
 static int read_caps(struct start_caps *caps)
 {
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	struct cap_sets c;
 
-	memset(d, 0, sizeof(d));
-	if (syscall(SYS_capget, &hdr, d) != 0)
+	if (caps_read_sets(&c) != 0)
 		return -1;
-	caps->effective = (uint64_t)d[1].effective << 32 | d[0].effective;
-	caps->permitted = (uint64_t)d[1].permitted << 32 | d[0].permitted;
+	caps->effective = c.effective;
+	caps->permitted = c.permitted;
 	return 0;
 }
 
@@ -225,8 +222,7 @@ int privileges_drop(const struct cs_user *user, struct drop_result *res, struct 
  * no privilege is left before glibc parses a single answer. */
 int privileges_isolate(const struct cs_user *user, struct cs_error *err)
 {
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	struct cap_sets left;
 	struct start_caps caps;
 	uid_t ru, eu, su;
 	bool privileged;
@@ -246,9 +242,7 @@ int privileges_isolate(const struct cs_user *user, struct cs_error *err)
 		return -1;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		return cs_fail(err, CS_EXIT_OSERR, "setting no_new_privs failed (%s)", strerror(errno));
-	memset(d, 0, sizeof(d));
-	if (syscall(SYS_capget, &hdr, d) != 0 || d[0].effective || d[1].effective || d[0].permitted ||
-	    d[1].permitted || d[0].inheritable || d[1].inheritable)
+	if (caps_read_sets(&left) != 0 || left.effective || left.permitted || left.inheritable)
 		return cs_fail(err, CS_EXIT_OSERR, "capabilities remain after the drop");
 	if (getresuid(&ru, &eu, &su) != 0 || ru == 0 || eu == 0 || su == 0 ||
 	    prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)

@@ -1,13 +1,11 @@
 #include "caps/holds_none.h"
 
 #include <errno.h>
-#include <linux/capability.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "caps/verify.h"
@@ -70,21 +68,16 @@ static int check_groups(const struct cs_user *u, struct cs_error *err)
 
 static int check_caps(struct cs_error *err)
 {
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-	uint64_t eff, prm, inh;
+	struct cap_sets sets;
 	int last = caps_last_cap();
 
-	memset(d, 0, sizeof(d));
-	if (syscall(SYS_capget, &hdr, d) != 0 || last < 0)
+	if (caps_read_sets(&sets) != 0 || last < 0)
 		return cs_fail(err, CS_EXIT_OSERR, "cannot read the capability sets (%s)", strerror(errno));
-	eff = (uint64_t)d[1].effective << 32 | d[0].effective;
-	prm = (uint64_t)d[1].permitted << 32 | d[0].permitted;
-	inh = (uint64_t)d[1].inheritable << 32 | d[0].inheritable;
-	if (eff || prm || inh)
+	if (sets.effective || sets.permitted || sets.inheritable)
 		return cs_fail(err, CS_EXIT_CONFIG,
 			       "--verify-only holds capabilities (permitted=%#llx effective=%#llx inheritable=%#llx); %s",
-			       (unsigned long long)prm, (unsigned long long)eff, (unsigned long long)inh, fix_pod);
+			       (unsigned long long)sets.permitted, (unsigned long long)sets.effective,
+			       (unsigned long long)sets.inheritable, fix_pod);
 	for (int c = 0; c <= last; c++) {
 		int amb = prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, (unsigned long)c, 0, 0);
 		int bnd = prctl(PR_CAPBSET_READ, (unsigned long)c, 0, 0, 0);

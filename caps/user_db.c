@@ -110,7 +110,7 @@ static void add_group(struct cs_user *u, gid_t g, bool *overflow)
 	u->groups[u->n_groups++] = g;
 }
 
-static int cmp_gid(const void *a, const void *b)
+int user_gid_cmp(const void *a, const void *b)
 {
 	gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
 
@@ -194,6 +194,6 @@ int user_resolve(const struct user_spec *spec, const char *passwd_path,
 	for (size_t i = 0; i < u->n_groups; i++)
 		if (u->groups[i] == 0)
 			return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_USER is a member of gid 0 (root) in %s; remove it from that group", group_path);
-	qsort(u->groups, u->n_groups, sizeof(u->groups[0]), cmp_gid);
+	qsort(u->groups, u->n_groups, sizeof(u->groups[0]), user_gid_cmp);
 	return 0;
 }

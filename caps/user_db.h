@@ -32,4 +32,8 @@ int user_resolve(const struct user_spec *spec, const char *passwd_path,
 		 const char *group_path, const gid_t *inherited, size_t n_inherited,
 		 struct cs_user *out, struct cs_error *err);
 
+/* qsort order of gid_t: the groups are kept sorted, and compared sorted
+ * after the drop (caps/verify.c). */
+int user_gid_cmp(const void *a, const void *b);
+
 #endif

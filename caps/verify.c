@@ -65,22 +65,31 @@ static const char fix_kernel[] =
 	"the kernel did not apply the privilege drop, the command is not started; "
 	"check for a seccomp or LSM policy that blocks capset/prctl/setresuid";
 
-static int check_sets(struct cs_error *err)
+int caps_read_sets(struct cap_sets *out)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
 	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-	uint64_t eff, prm, inh;
 
 	memset(d, 0, sizeof(d));
 	if (syscall(SYS_capget, &hdr, d) != 0)
+		return -1;
+	out->effective = (uint64_t)d[1].effective << 32 | d[0].effective;
+	out->permitted = (uint64_t)d[1].permitted << 32 | d[0].permitted;
+	out->inheritable = (uint64_t)d[1].inheritable << 32 | d[0].inheritable;
+	return 0;
+}
+
+static int check_sets(struct cs_error *err)
+{
+	struct cap_sets c;
+
+	if (caps_read_sets(&c) != 0)
 		return cs_fail(err, CS_EXIT_OSERR, "capget failed after the drop (%s); %s", strerror(errno), fix_kernel);
-	eff = (uint64_t)d[1].effective << 32 | d[0].effective;
-	prm = (uint64_t)d[1].permitted << 32 | d[0].permitted;
-	inh = (uint64_t)d[1].inheritable << 32 | d[0].inheritable;
-	if (eff || prm || inh)
+	if (c.effective || c.permitted || c.inheritable)
 		return cs_fail(err, CS_EXIT_OSERR,
 			       "capabilities remain after the drop (permitted=%#llx effective=%#llx inheritable=%#llx); %s",
-			       (unsigned long long)prm, (unsigned long long)eff, (unsigned long long)inh, fix_kernel);
+			       (unsigned long long)c.permitted, (unsigned long long)c.effective,
+			       (unsigned long long)c.inheritable, fix_kernel);
 	return 0;
 }
 
@@ -143,13 +152,6 @@ static int check_ids(const struct cs_user *u, struct cs_error *err)
 	return 0;
 }
 
-static int cmp_gid(const void *a, const void *b)
-{
-	gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int check_groups(const struct cs_user *u, struct cs_error *err)
 {
 	gid_t have[CS_MAX_GROUPS], want[CS_MAX_GROUPS];
@@ -158,8 +160,8 @@ static int check_groups(const struct cs_user *u, struct cs_error *err)
 	if (n < 0)
 		return cs_fail(err, CS_EXIT_OSERR, "getgroups failed after the drop (%s); %s", strerror(errno), fix_kernel);
 	memcpy(want, u->groups, u->n_groups * sizeof(want[0]));
-	qsort(have, (size_t)n, sizeof(have[0]), cmp_gid);
-	qsort(want, u->n_groups, sizeof(want[0]), cmp_gid);
+	qsort(have, (size_t)n, sizeof(have[0]), user_gid_cmp);
+	qsort(want, u->n_groups, sizeof(want[0]), user_gid_cmp);
 	if ((size_t)n != u->n_groups || memcmp(have, want, u->n_groups * sizeof(want[0])) != 0)
 		return cs_fail(err, CS_EXIT_OSERR, "the supplementary groups after the drop (%d of them, first %u) are not the user's %zu; %s",
 			       n, n ? (unsigned)have[0] : 0U, u->n_groups, fix_kernel);

@@ -8,6 +8,7 @@
 
 #include <linux/securebits.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "base/status.h"
 #include "caps/user_db.h"
@@ -28,6 +29,13 @@
  * when any read fails otherwise, or capability 0 cannot be read.  Probed on
  * the first successful call of a process only (forked children inherit the
  * answer); later calls make no system call. */
+/* The process's own effective, permitted and inheritable sets, from one
+ * capget (version 3: all 64 bits).  0, or -1 with errno. */
+struct cap_sets {
+	uint64_t effective, permitted, inheritable;
+};
+int caps_read_sets(struct cap_sets *out);
+
 int caps_last_cap(void);
 
 /* Checks, from the kernel's own view, that the calling thread:

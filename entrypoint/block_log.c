@@ -1,5 +1,7 @@
 #include "entrypoint/block_log.h"
 
+#include "base/clock.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -27,14 +29,6 @@ static struct {
 	uint64_t lost;         /* ENOBUFS: messages the kernel could not queue */
 	int64_t lost_warned_ms;
 } blog = { .file = -1 };
-
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void write_all(int fd, const char *s, size_t n)
 {
@@ -106,7 +100,7 @@ static void on_event(const struct nflog_event *ev, void *ctx)
 	 * nobody's attempt and would only be noise. */
 	if (!ev->has_uid)
 		return;
-	if (blocked_lines_add(&blog.lines, ev, mono_ms(), time(NULL), line))
+	if (blocked_lines_add(&blog.lines, ev, cs_now_ms(), time(NULL), line))
 		emit(line);
 }
 
@@ -123,7 +117,7 @@ static int on_ready(void *ctx)
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 			return 0;
 		if (n < 0 && errno == ENOBUFS) {
-			int64_t now = mono_ms();
+			int64_t now = cs_now_ms();
 
 			blog.lost++;
 			if (!blog.lost_warned_ms || now - blog.lost_warned_ms >= LOST_WARN_MS) {

@@ -23,9 +23,12 @@ static bool argv_mentions(char *const argv[], const char *word)
 static int wire(const struct cli_start *s, const struct cli *c, struct command *cmd, struct cs_error *err)
 {
 	if (s->cfg->has_url) {
+		char url[MODEL_URL_MAX + 16];
+
+		snprintf(url, sizeof(url), "%s%s", s->cfg->url.text, c->base_url_suffix ? c->base_url_suffix : "");
 		for (size_t i = 0; i < 3 && c->base_url_vars[i]; i++)
 			if (!env_lookup(s->envp, c->base_url_vars[i]) &&
-			    command_add_var(cmd, c->base_url_vars[i], s->cfg->url.text, err))
+			    command_add_var(cmd, c->base_url_vars[i], url, err))
 				return -1;
 		/* The URL's characters are validated: no quote can end the TOML string. */
 		if (c->base_url_config && !argv_mentions(s->argv, c->base_url_config)) {
@@ -86,7 +89,8 @@ int command_build(const struct cs_config *cfg, const struct cs_user *user,
 	cmd->n_added = cmd->n_inserted = 0;
 	cmd->autonomy[0] = cmd->sandbox[0] = '\0';
 	cmd->sandbox_arg = -1;
-	cmd->sandbox_default_on_ok = false;
+	cmd->sandbox_default_on_ok = cmd->sandbox_needs_userns = false;
+	cmd->sandbox_mode[0] = cmd->sandbox_choice[0] = '\0';
 	if (!argv[0][0])
 		return cs_fail(err, CS_EXIT_CONFIG, "the command is an empty string; name the CLI to run, for example " CS_DEFAULT_COMMAND);
 	cmd->cli = cli_find(argv[0]);
@@ -113,12 +117,21 @@ int command_build(const struct cs_config *cfg, const struct cs_user *user,
 	return 0;
 }
 
-void command_decide_sandbox(struct command *cmd, const struct userns_probe *probe)
+bool command_wants_probe(const struct command *cmd)
 {
-	if (cmd->sandbox_arg < 0 || !cmd->cli)
-		return;
-	cmd->cli->decide_sandbox(cmd, probe);
+	return cmd->cli && (cmd->sandbox_arg >= 0 || cmd->sandbox_needs_userns);
+}
+
+int command_decide_sandbox(struct command *cmd, const struct userns_probe *probe, struct cs_error *err)
+{
+	int rc;
+
+	if (!command_wants_probe(cmd))
+		return 0;
+	rc = cmd->cli->decide_sandbox(cmd, probe, err);
 	cmd->sandbox_arg = -1;
+	cmd->sandbox_needs_userns = false;
+	return rc;
 }
 
 void command_free(struct command *cmd)

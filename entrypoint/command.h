@@ -18,10 +18,13 @@ int command_build(const struct cs_config *cfg, const struct cs_user *user,
 		  struct command *cmd, struct cs_error *err);
 void command_free(struct command *cmd);
 
+/* True when the plan's nested sandbox waits for the user-namespace probe. */
+bool command_wants_probe(const struct command *cmd);
 /* After the drop, just before the command starts: applies the probe's
- * result to the CLI's nested-sandbox placeholder and records the decision
- * in cmd->sandbox.  Nothing when no placeholder was planned. */
-void command_decide_sandbox(struct command *cmd, const struct userns_probe *probe);
+ * result to the CLI's nested sandbox (the placeholder, or the operator's
+ * own choice that needs user namespaces) and records the decision in
+ * cmd->sandbox.  -1 with err (78) when the operator's choice cannot work. */
+int command_decide_sandbox(struct command *cmd, const struct userns_probe *probe, struct cs_error *err);
 
 /* The command's environment: envp with the added variables set (replacing
  * same-named entries).  Returns a malloc'd NULL-terminated array whose

@@ -210,20 +210,26 @@ static int shed_privileges(const struct pipeline *pl, struct cs_error *err)
 /* Just past the boundary, before the command starts: codex's own sandbox
  * is decided by trying it as the command's identity (userns_probe), so that
  * whatever the container and any seccomp filter installed before this point
- * deny, the probe is denied too.  Never fails: a failed probe is an answer
- * (danger-full-access).  The decision and its evidence go on the start line. */
-static void settle_nested_sandbox(struct pipeline *pl)
+ * deny, the probe is denied too.  A failed probe is an answer
+ * (danger-full-access) when the init chooses the sandbox; when the operator
+ * chose one that needs user namespaces, it stops the start (78) before the
+ * command runs: the one stop past the boundary, since a CLI whose sandbox
+ * runs nothing would otherwise exit 0 having done nothing.  The decision and
+ * its evidence go on the start line. */
+static int settle_nested_sandbox(struct pipeline *pl, struct cs_error *err)
 {
 	struct userns_probe probe;
 
-	if (pl->command.sandbox_arg >= 0) {
-		userns_probe_run(&probe);
-		command_decide_sandbox(&pl->command, &probe);
-	}
 	if (pl->command.autonomy[0])
 		cs_info("autonomy: %s", pl->command.autonomy);
+	if (command_wants_probe(&pl->command)) {
+		userns_probe_run(&probe);
+		if (command_decide_sandbox(&pl->command, &probe, err))
+			return -1;
+	}
 	if (pl->command.sandbox[0])
 		cs_info("%s", pl->command.sandbox);
+	return 0;
 }
 
 /* The seccomp filter (caps/sandbox_filter.h), after the drop: it binds the
@@ -318,7 +324,8 @@ int main(int argc, char **argv, char **envp)
 	 * The firewall is up and every privilege is gone for good.  From here
 	 * on the init never stops on an error of its own: the supervisor only
 	 * warns, and the container ends with the command's status. */
-	settle_nested_sandbox(&pl);
+	if (settle_nested_sandbox(&pl, &err))
+		goto stop;
 	first_run_prepare(pl.command.cli, pl.cfg.has_url, pl.env);  /* as the user; only warns */
 	status = launch(&pl, supervised);
 	goto out;

@@ -55,6 +55,7 @@ void pipeline_free(struct pipeline *pl)
 	command_free(&pl->command);
 	ruleset_free(&pl->ruleset);
 	policy_free(&pl->policy);
+	config_free(&pl->cfg);
 }
 
 void pipeline_shed_start(struct pipeline *pl)

@@ -37,7 +37,13 @@ struct command {
 	char autonomy[320];
 	int sandbox_arg;
 	bool sandbox_default_on_ok;  /* interactive: a working probe keeps the CLI's default */
-	char sandbox[320];
+	/* The operator chose a nested sandbox that needs user namespaces: the
+	 * probe must pass or the start stops (78).  Which sandbox and who chose
+	 * it, for the start line and the error. */
+	bool sandbox_needs_userns;
+	char sandbox_mode[64];
+	char sandbox_choice[256];
+	char sandbox[400];           /* the start line's sandbox decision */
 };
 
 /* Add a variable (the caller checked the operator has not set it), insert

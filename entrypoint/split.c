@@ -15,6 +15,7 @@
 #include "netfilter/apply.h"
 #include "netfilter/egress_probe.h"
 #include "profiles/policy.h"
+#include "profiles/netinfo.h"
 
 int split_firewall_only(struct pipeline *pl, struct cs_error *err)
 {
@@ -38,20 +39,19 @@ static void nameservers(const char *path, struct probe_plan *plan)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		char *p = line, text[INET6_ADDRSTRLEN];
+		char text[INET6_ADDRSTRLEN];
 		size_t len;
+		const char *addr = resolv_conf_line_nameserver(line, &len);
 
-		if (strncmp(p, "nameserver", 10) != 0 || (p[10] != ' ' && p[10] != '\t'))
+		if (!addr)
 			continue;
-		p += 10;
-		p += strspn(p, " \t");
-		len = strcspn(p, " \t\r\n#;%");  /* an IPv6 zone (%eth0) is not probed apart */
+		len = strcspn(addr, "%") < len ? strcspn(addr, "%") : len;  /* an IPv6 zone (%eth0) is not probed apart */
 		if (len >= sizeof(text))
 			continue;
-		memcpy(text, p, len);
+		memcpy(text, addr, len);
 		text[len] = '\0';
 		if (plan->n_nameservers < PROBE_MAX_NAMESERVERS &&
-		    ipv4_parse_strict(p, len, &plan->nameservers[plan->n_nameservers]) == 0)
+		    ipv4_parse_strict(addr, len, &plan->nameservers[plan->n_nameservers]) == 0)
 			plan->n_nameservers++;
 		else if (plan->n_nameservers6 < PROBE_MAX_NAMESERVERS &&
 			 inet_pton(AF_INET6, text, plan->nameservers6[plan->n_nameservers6]) == 1)

@@ -1,5 +1,7 @@
 #include "entrypoint/supervisor.h"
 
+#include "base/clock.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -165,14 +167,6 @@ static void forward(pid_t child, int sig)
 		cs_warn("cannot forward signal %d to the command (%s)", sig, strerror(errno));
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* kill(-1, ...) from PID 1 reaches every other process of the namespace the
  * init may signal: all of them run as the user's uid after the drop. */
 static void signal_leftovers(int sig)
@@ -210,7 +204,7 @@ static int supervise(int sfd, pid_t child)
 
 		if (main_done && phase == RUNNING) {
 			phase = TERMINATING;
-			deadline = now_ms() + GRACE_MS;
+			deadline = cs_now_ms() + GRACE_MS;
 			if (!none_left) {
 				signal_leftovers(SIGTERM);
 				signal_leftovers(SIGCONT);  /* a stopped job must see its SIGTERM */
@@ -218,17 +212,17 @@ static int supervise(int sfd, pid_t child)
 		}
 		if (main_done && none_left)
 			break;
-		if (phase != RUNNING && now_ms() >= deadline) {
+		if (phase != RUNNING && cs_now_ms() >= deadline) {
 			if (phase == KILLING) {
 				cs_warn("processes survived SIGKILL for %d ms; exiting, the kernel ends them with the namespace", KILL_WAIT_MS);
 				break;
 			}
 			phase = KILLING;
-			deadline = now_ms() + KILL_WAIT_MS;
+			deadline = cs_now_ms() + KILL_WAIT_MS;
 			signal_leftovers(SIGKILL);
 		}
 		if (phase != RUNNING) {
-			long long left = deadline - now_ms();
+			long long left = deadline - cs_now_ms();
 
 			timeout = left < 0 ? 0 : (int)left;
 		}

@@ -8,7 +8,7 @@
 #
 # IMAGE (default localhost/cli-sandbox:latest, the name host/cli-sandbox runs by default)
 # is the all-in-one image. LIST is a comma-separated choice of all (the default), claude,
-# codex and pi: each CLI's own image (that CLI only, and its CMD) is tagged REPOSITORY:CLI,
+# codex, pi, gemini and opencode: each CLI's own image (that CLI only, and its CMD) is tagged REPOSITORY:CLI,
 # REPOSITORY being IMAGE without its tag, e.g. localhost/cli-sandbox:codex, which is where
 # host/cli-sandbox looks for it. All of them share the base and toolset layers, and every
 # CLI is downloaded once.
@@ -29,7 +29,7 @@
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "image/build.sh: $*" >&2; exit 1; }
-usage() { die "usage: sh image/build.sh [--cli all,claude,codex,pi] [IMAGE]"; }
+usage() { die "usage: sh image/build.sh [--cli all,claude,codex,pi,gemini,opencode] [IMAGE]"; }
 
 clis=all
 while [ $# -gt 0 ]; do
@@ -60,8 +60,8 @@ targets='' names=''
 for cli in $(printf '%s' "$clis" | tr ',' ' '); do
 	case $cli in
 	all) name=$IMAGE ;;
-	claude | codex | pi) name=$REPO:$cli ;;
-	*) die "unknown CLI '$cli' in --cli: use all, claude, codex or pi (comma-separated)" ;;
+	claude | codex | pi | gemini | opencode) name=$REPO:$cli ;;
+	*) die "unknown CLI '$cli' in --cli: use all, claude, codex, pi, gemini or opencode (comma-separated)" ;;
 	esac
 	targets="$targets $cli:$name" names="$names $name"
 done

@@ -29,13 +29,15 @@ python3 -c 'import venv, ensurepip' || die "python3 venv/ensurepip is missing (p
 
 HOME=$(mktemp -d)
 export HOME
-want_claude='' want_codex='' want_pi=''
+want_claude='' want_codex='' want_pi='' want_gemini='' want_opencode=''
 for arg in "$@"; do
 	case $arg in
 	claude=?*) want_claude=${arg#*=} ;;
 	codex=?*) want_codex=${arg#*=} ;;
 	pi=?*) want_pi=${arg#*=} ;;
-	*) die "bad argument '$arg': use claude=VERSION, codex=VERSION or pi=VERSION" ;;
+	gemini=?*) want_gemini=${arg#*=} ;;
+	opencode=?*) want_opencode=${arg#*=} ;;
+	*) die "bad argument '$arg': use claude=, codex=, pi=, gemini= or opencode=VERSION" ;;
 	esac
 done
 # check CLI VERSION LINE COMMAND...: with a VERSION, COMMAND prints exactly LINE on stdout
@@ -53,4 +55,6 @@ check() {
 check claude "$want_claude" "$want_claude (Claude Code)" claude --version
 check codex "$want_codex" "codex-cli $want_codex" codex --version
 check pi "$want_pi" "$want_pi" sh -c 'pi --version 2>&1' # pi prints it on stderr
+check gemini "$want_gemini" "$want_gemini" gemini --version
+check opencode "$want_opencode" "$want_opencode" opencode --version
 rm -rf "$HOME"

@@ -1,5 +1,7 @@
 #include "netfilter/egress_probe.h"
 
+#include "base/clock.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/errqueue.h>
@@ -117,14 +119,6 @@ uint32_t egress_probe_neighbour(uint32_t net, uint8_t len, const uint32_t *own, 
 	return 0;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static socklen_t sockaddr_of(const struct egress_probe *p, struct sockaddr_storage *ss)
 {
 	memset(ss, 0, sizeof(*ss));
@@ -153,7 +147,7 @@ static void wait_connect(int fd, long long deadline, struct probe_outcome *o)
 	socklen_t sl = sizeof(soerr);
 
 	for (;;) {
-		long long left = deadline - now_ms();
+		long long left = deadline - cs_now_ms();
 		int r;
 
 		if (left <= 0) {
@@ -194,7 +188,7 @@ static void read_icmp(int fd, bool ipv6, long long deadline, struct probe_outcom
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
 
 	for (;;) {
-		long long left = deadline - now_ms();
+		long long left = deadline - cs_now_ms();
 
 		if (left <= 0 || poll(&pfd, 1, (int)left) == 0)
 			return;  /* no ICMP: o->icmp stays false */
@@ -237,7 +231,7 @@ void egress_probe_run(const struct egress_probe *p, struct probe_outcome *o)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl = sockaddr_of(p, &ss);
-	long long start = now_ms();
+	long long start = cs_now_ms();
 	int type = p->kind == PROBE_TCP_CONNECT ? SOCK_STREAM : SOCK_DGRAM;
 	int fd;
 
@@ -258,7 +252,7 @@ void egress_probe_run(const struct egress_probe *p, struct probe_outcome *o)
 	}
 	if (fd >= 0)
 		close(fd);
-	o->ms = (unsigned)(now_ms() - start);
+	o->ms = (unsigned)(cs_now_ms() - start);
 }
 
 /* The kernel's answers that mean "this IPv6 packet goes nowhere": no IPv6

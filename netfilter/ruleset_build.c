@@ -180,7 +180,7 @@ static int add_dest_rules(struct nf_ruleset *rs, int out, const struct policy *p
 	int rc = 0;
 
 	if (!done)
-		return -1;
+		return cs_fail(err, CS_EXIT_OSERR, "could not build the ruleset model (out of memory)");
 	for (size_t i = 0; i < p->n_dests && rc == 0; i++) {
 		const struct policy_dest *d = &p->dests[i];
 		struct ipv4_range *all = NULL;
@@ -210,8 +210,10 @@ static int add_dest_rules(struct nf_ruleset *rs, int out, const struct policy *p
 			else if (strlen(comment) + 6 < sizeof(comment) && !strstr(comment, ", ..."))
 				strcat(comment, ", ...");
 		}
-		if (rc)
+		if (rc) {
+			free(all);  /* the ranges gathered before the failed realloc */
 			break;
+		}
 		n = ipv4_ranges_normalise(all, n);
 		if (n == 0) {
 			/* every name failed to resolve: nothing to allow */

@@ -1,5 +1,7 @@
 #include "profiles/dns_stub.h"
 
+#include "base/clock.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -303,6 +305,6 @@ void dns_stub_batch(const char *const *names, size_t n, struct lookup_result *ou
 		if (send(fd, buf, len, 0) != (ssize_t)len)
 			q[i].done = true;  /* not sent: glibc asks */
 	}
-	collect(fd, names, q, nq, lookup_now_ms() + (s->wait_ms ? s->wait_ms : DNS_STUB_WAIT_MS), out);
+	collect(fd, names, q, nq, cs_now_ms() + (s->wait_ms ? s->wait_ms : DNS_STUB_WAIT_MS), out);
 	close(fd);
 }

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/path.h"
 #include "base/trusted_path.h"
-#include "profiles/allow.h"
 #include "profiles/dns_stub.h"
 #include "profiles/lookup.h"
 #include "profiles/netinfo.h"
@@ -29,8 +29,6 @@ struct build {
 	struct profile prof;
 	const struct profile_section **sections;  /* common first */
 	size_t n_sections;
-	struct allow_entry *allow;
-	size_t n_allow;
 	const char **names;                       /* every name to resolve, once */
 	const char **name_origin;                 /* where it first came from, for warnings */
 	size_t n_names;
@@ -67,13 +65,6 @@ static int add_dest(struct build *b, uint16_t port, const struct ipv4_range *r, 
 	return policy_add_dest(b->p, IPPROTO_TCP, port, r, n, origin) ? oom(b) : 0;
 }
 
-static const char *basename_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 /* The sections that apply: common and the running CLI's; every CLI's when
  * the command is not one of the profile's (a shell may start any of them). */
 static int select_sections(struct build *b)
@@ -85,13 +76,13 @@ static int select_sections(struct build *b)
 		return oom(b);
 	b->sections[b->n_sections++] = &b->prof.sections[0];
 	if (b->env->command)
-		cli = profile_cli(&b->prof, basename_of(b->env->command));
+		cli = profile_cli(&b->prof, cs_basename(b->env->command));
 	if (cli) {
 		b->sections[b->n_sections++] = cli;
 		return 0;
 	}
 	if (b->env->command && b->prof.n_sections > 1)
-		cs_info("'%.64s' is not a CLI of the profile: allowing the names of all of them", basename_of(b->env->command));
+		cs_info("'%.64s' is not a CLI of the profile: allowing the names of all of them", cs_basename(b->env->command));
 	for (size_t i = 1; i < b->prof.n_sections; i++)
 		b->sections[b->n_sections++] = &b->prof.sections[i];
 	return 0;
@@ -116,7 +107,7 @@ static void want_name(struct build *b, const char *name, const char *origin)
 
 static int collect_names(struct build *b)
 {
-	size_t cap = 1 + b->n_allow;
+	size_t cap = 1 + b->cfg->n_allow;
 
 	for (size_t s = 0; s < b->n_sections; s++)
 		cap += b->sections[s]->n_domains;
@@ -129,9 +120,9 @@ static int collect_names(struct build *b)
 	for (size_t s = 0; s < b->n_sections; s++)
 		for (size_t d = 0; d < b->sections[s]->n_domains; d++)
 			want_name(b, b->sections[s]->domains[d].name, b->sections[s]->name);
-	for (size_t a = 0; a < b->n_allow; a++)
-		if (b->allow[a].is_name)
-			want_name(b, b->allow[a].name, "CLI_SANDBOX_ALLOW");
+	for (size_t a = 0; a < b->cfg->n_allow; a++)
+		if (b->cfg->allow[a].is_name)
+			want_name(b, b->cfg->allow[a].name, "CLI_SANDBOX_ALLOW");
 	return 0;
 }
 
@@ -389,8 +380,8 @@ static int add_allow(struct build *b)
 {
 	char origin[POLICY_ORIGIN_MAX];
 
-	for (size_t i = 0; i < b->n_allow; i++) {
-		const struct allow_entry *a = &b->allow[i];
+	for (size_t i = 0; i < b->cfg->n_allow; i++) {
+		const struct allow_entry *a = &b->cfg->allow[i];
 		int rc;
 
 		origin_fmt(origin, "CLI_SANDBOX_ALLOW: %s", a->text);
@@ -438,8 +429,6 @@ static int build(struct build *b)
 {
 	int n;
 
-	if (b->cfg->has_allow && allow_parse(b->cfg->allow, &b->allow, &b->n_allow, b->err))
-		return -1;
 	if (b->cfg->skip_firewall) {
 		b->p->firewall = false;  /* programs nothing: no file read, no name resolved */
 		return 0;
@@ -463,7 +452,6 @@ int interactive_policy(const struct cs_config *cfg, const struct policy_env *env
 
 	profile_free(&b.prof);
 	free(b.sections);
-	free(b.allow);
 	free(b.names);
 	free(b.name_origin);
 	free(b.answers);

@@ -2,7 +2,7 @@
 #ifndef CLI_SANDBOX_INTERACTIVE_H
 #define CLI_SANDBOX_INTERACTIVE_H
 
-#include "profiles/policy.h"
+#include "profiles/policy_model.h"
 
 int interactive_policy(const struct cs_config *cfg, const struct policy_env *env,
 		       struct policy *p, struct cs_error *err);

@@ -1,5 +1,7 @@
 #include "profiles/lookup.h"
 
+#include "base/clock.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -24,14 +26,6 @@ struct record {
 	};
 };
 #define ISOLATION_FAILED UINT32_MAX
-
-int64_t lookup_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void write_record(int fd, const struct record *r)
 {
@@ -179,7 +173,7 @@ static void child(int fd, lookup_fn fn, void *ctx, const struct lookup_isolation
 bool lookup_readable(int fd, int64_t deadline)
 {
 	for (;;) {
-		int64_t left = deadline - lookup_now_ms();
+		int64_t left = deadline - cs_now_ms();
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		int rc;
 
@@ -235,7 +229,7 @@ int lookup_all(lookup_fn fn, void *ctx, const struct lookup_isolation *iso, cons
 	       const char *const *names, size_t n, unsigned timeout_ms,
 	       struct lookup_result *results, struct cs_error *err)
 {
-	int64_t deadline = lookup_now_ms() + timeout_ms;
+	int64_t deadline = cs_now_ms() + timeout_ms;
 	char why[sizeof(((struct record *)0)->why) + 1] = "";
 	int fds[2], status = 0;
 	pid_t pid;

@@ -20,9 +20,7 @@
 #define LOOKUP_MAX_ADDRS 32         /* addresses kept per name */
 #define LOOKUP_TIMEOUT_MS 5000      /* for all names together */
 
-/* CLOCK_MONOTONIC in milliseconds: the deadlines here and in dns_stub.c. */
-int64_t lookup_now_ms(void);
-/* Waits until fd is readable (true) or the deadline (lookup_now_ms) passes. */
+/* Waits until fd is readable (true) or the deadline (cs_now_ms) passes. */
 bool lookup_readable(int fd, int64_t deadline);
 
 typedef size_t (*lookup_fn)(const char *name, uint32_t *addrs, size_t max, void *ctx);

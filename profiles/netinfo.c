@@ -11,6 +11,18 @@
 #define RTF_UP_BIT 0x1
 #define RTF_GATEWAY_BIT 0x2
 
+const char *resolv_conf_line_nameserver(const char *line, size_t *len)
+{
+	const char *p = line;
+
+	if (strncmp(p, "nameserver", 10) != 0 || (p[10] != ' ' && p[10] != '\t'))
+		return NULL;
+	p += 10;
+	p += strspn(p, " \t");
+	*len = strcspn(p, " \t\r\n#;");
+	return *len ? p : NULL;
+}
+
 int resolv_conf_nameservers(const char *path, uint32_t *addrs, size_t max, struct cs_error *err)
 {
 	FILE *f = fopen(path, "re");
@@ -24,7 +36,7 @@ int resolv_conf_nameservers(const char *path, uint32_t *addrs, size_t max, struc
 	if (!f)
 		return cs_fail(err, CS_EXIT_CONFIG, "cannot read %s: %s; make it readable", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *tok;
+		const char *tok;
 		size_t len;
 		uint32_t a;
 		const char *why;
@@ -37,13 +49,7 @@ int resolv_conf_nameservers(const char *path, uint32_t *addrs, size_t max, struc
 			while ((c = getc(f)) != EOF && c != '\n')
 				;
 		}
-		if (strncmp(p, "nameserver", 10) != 0 || (p[10] != ' ' && p[10] != '\t'))
-			continue;
-		p += 10;
-		p += strspn(p, " \t");
-		tok = p;
-		len = strcspn(p, " \t\r\n#;");
-		if (len == 0)
+		if (!(tok = resolv_conf_line_nameserver(line, &len)))
 			continue;
 		if (memchr(tok, ':', len)) {
 			cs_warn("%s line %zu: IPv6 nameserver %.*s ignored (IPv6 stays dropped)", path, lineno, (int)(len > 46 ? 46 : len), tok);

@@ -9,6 +9,11 @@
 
 #include "base/status.h"
 
+/* One resolv.conf line: the address of a "nameserver ADDR" line (its
+ * length in *len, non-zero), or NULL for any other line.  The one parser of
+ * the keyword, for the profile below and --verify-only's probes. */
+const char *resolv_conf_line_nameserver(const char *line, size_t *len);
+
 /* The IPv4 nameservers of a resolv.conf, in file order, at most max
  * (further ones are ignored with a warning, as libc ignores those past its
  * third).  IPv6 nameservers and unusable lines are skipped with a warning.

@@ -18,7 +18,7 @@
 
 /* The widest prefix any source may allow: a /7 or wider (0.0.0.0/0 above
  * all) is refused in provider files and in CLI_SANDBOX_ALLOW alike. */
-#define RANGES_MIN_PREFIX_LEN 8
+#define RANGES_MIN_PREFIX_LEN CS_MIN_PREFIX_LEN
 
 /* Range files larger than this are refused rather than read. */
 #define RANGES_MAX_FILE_BYTES (64u << 20)

@@ -53,6 +53,7 @@ struct cli {
 	/* Gateway wiring, both profiles: variables set to the model URL, a
 	 * config key codex takes as -c KEY="URL", and anything else (wire). */
 	const char *base_url_vars[3];
+	const char *base_url_suffix;  /* appended to the URL for those variables, or NULL */
 	const char *base_url_config;
 	cli_plan_fn *wire;
 	/* Managed only: variables and -c values that keep the CLI quiet. */
@@ -66,7 +67,7 @@ struct cli {
 	/* The CLI's own nested sandbox: planned with the command (a placeholder
 	 * in argv), decided after the drop from the user-namespace probe. */
 	cli_plan_fn *nested_sandbox;
-	void (*decide_sandbox)(struct command *plan, const struct userns_probe *probe);
+	int (*decide_sandbox)(struct command *plan, const struct userns_probe *probe, struct cs_error *err);
 
 	/* State folder: the variable that names it and its place under HOME;
 	 * "" and "" for a CLI that keeps its state where it wants. */
@@ -86,7 +87,7 @@ const struct cli *cli_find(const char *argv0);
 
 /* For rows with nothing to do at a step. */
 cli_plan_fn cli_plan_nothing;
-void cli_no_nested_sandbox(struct command *plan, const struct userns_probe *probe);
+int cli_no_nested_sandbox(struct command *plan, const struct userns_probe *probe, struct cs_error *err);
 enum first_run_result cli_first_run_nothing(const char *dir, char *const env[], char *what, size_t len);
 
 /* The state files' preparation of claude and codex, for the unit tests:

@@ -18,8 +18,9 @@
 
 static const char *const system_configs[] = { "/etc/codex/config.toml", "/etc/codex/managed_config.toml" };
 
-/* codex -c KEY=… / --config KEY=… / -cKEY=… / --config=KEY=… */
-static bool has_config_arg(char *const argv[], const char *key)
+/* codex -c KEY=… / --config KEY=… / -cKEY=… / --config=KEY=…: the text
+ * after KEY's '=' (or after KEY and a blank), or NULL. */
+static const char *config_arg_value(char *const argv[], const char *key)
 {
 	size_t klen = strlen(key);
 
@@ -35,11 +36,15 @@ static bool has_config_arg(char *const argv[], const char *key)
 		if (v) {
 			while (*v == ' ')
 				v++;
-			if (strncmp(v, key, klen) == 0 && (v[klen] == '=' || v[klen] == ' '))
-				return true;
+			if (strncmp(v, key, klen) == 0 && (v[klen] == '=' || v[klen] == ' ')) {
+				v += klen;
+				while (*v == ' ')
+					v++;
+				return *v == '=' ? v + 1 : v;
+			}
 		}
 	}
-	return false;
+	return NULL;
 }
 
 /* $CODEX_HOME/config.toml as the command will see it. */
@@ -57,7 +62,7 @@ static const char *operator_choice(char *const argv[], const char *key, const ch
 			snprintf(buf, len, "the operator's %s", *o);
 			return buf;
 		}
-	if (has_config_arg(argv, key)) {
+	if (config_arg_value(argv, key)) {
 		snprintf(buf, len, "the operator's -c %s", key);
 		return buf;
 	}
@@ -100,21 +105,116 @@ static int interactive_autonomy(const struct cli_start *s, struct command *plan,
 	return 0;
 }
 
+/* The nested sandbox the operator chose, and whether it needs user
+ * namespaces (every codex sandbox but danger-full-access runs its commands
+ * through bubblewrap, which builds one). */
+struct sandbox_choice {
+	char who[PATH_MAX + 64];   /* "the operator's -s", "sandbox_mode in PATH" */
+	char mode[64];             /* "workspace-write", "none", ... */
+	bool needs_userns;
+};
+
+static bool set_choice(struct sandbox_choice *c, const char *mode, const char *what)
+{
+	snprintf(c->who, sizeof(c->who), "the operator's %s", what);
+	cli_plain_value(mode, c->mode, sizeof(c->mode));
+	if (!c->mode[0])  /* "-s" with no value: codex refuses it; say so, need nothing */
+		snprintf(c->mode, sizeof(c->mode), "(no value)");
+	c->needs_userns = strcmp(c->mode, "danger-full-access") != 0 && strcmp(c->mode, "(no value)") != 0;
+	return true;
+}
+
+/* cli_config_values: stops at the first value that needs user namespaces. */
+static bool config_mode(const char *value, void *arg)
+{
+	struct sandbox_choice *c = arg;
+
+	snprintf(c->mode, sizeof(c->mode), "%s", value[0] ? value : "(no value)");
+	c->needs_userns = strcmp(c->mode, "danger-full-access") != 0;
+	return c->needs_userns;
+}
+
+static bool config_choice(struct sandbox_choice *c, const char *path)
+{
+	c->mode[0] = '\0';
+	cli_config_values(path, "sandbox_mode", config_mode, c);
+	if (!c->mode[0])
+		return false;
+	snprintf(c->who, sizeof(c->who), "sandbox_mode in %s", path);
+	return true;
+}
+
+/* In codex's own order of precedence: flags, then -c, then the config files
+ * (a -p profile's file, the user's config.toml, the system's). */
+static bool operator_sandbox(const struct cli_start *s, const struct command *plan, struct sandbox_choice *c)
+{
+	static const char *const bypass[] = { "--dangerously-bypass-approvals-and-sandbox", "--yolo" };
+	char path[PATH_MAX + 32];
+	const char *v;
+
+	for (size_t i = 0; i < sizeof(bypass) / sizeof(bypass[0]); i++)
+		if (cli_has_option(s->argv, bypass[i]))
+			return set_choice(c, "danger-full-access", bypass[i]);
+	/* "Route approval requests through automatic review using the
+	 * workspace-write sandbox" (codex 0.171 --help): whatever sandbox_mode says. */
+	if (cli_has_option(s->argv, "--approve-for-me"))
+		return set_choice(c, "workspace-write", "--approve-for-me");
+	if ((v = cli_option_value(s->argv, "-s", "--sandbox")))
+		return set_choice(c, v, cli_has_option(s->argv, "--sandbox") ? "--sandbox" : "-s");
+	/* Removed from codex (0.171 refuses it: "unexpected argument"), so it
+	 * asks for no sandbox that could run; codex's own error says why. */
+	if (cli_has_option(s->argv, "--full-auto")) {
+		set_choice(c, "danger-full-access", "--full-auto");
+		snprintf(c->mode, sizeof(c->mode), "none: codex 0.171 refuses --full-auto");
+		return true;
+	}
+	if ((v = config_arg_value(s->argv, "sandbox_mode")))
+		return set_choice(c, v, "-c sandbox_mode");
+	if ((v = cli_option_value(s->argv, "-p", "--profile"))) {
+		const char *home = command_env_value(plan, s->envp, "CODEX_HOME");
+
+		snprintf(path, sizeof(path), "%s/%s.config.toml", home && home[0] ? home : s->user->home, v);
+		if (!strchr(v, '/') && config_choice(c, path))
+			return true;
+	}
+	user_config(path, sizeof(path), s, plan);
+	if (config_choice(c, path))
+		return true;
+	for (size_t i = 0; i < sizeof(system_configs) / sizeof(system_configs[0]); i++)
+		if (config_choice(c, system_configs[i]))
+			return true;
+	return false;
+}
+
 /* Both profiles: codex's own sandbox is decided at start, after the drop, by
  * userns_probe: workspace-write where a user namespace can be built,
  * danger-full-access where it cannot (rather than a sandbox that silently
- * runs nothing).  The operator's own choice is left alone. */
+ * runs nothing).  The operator's own choice is kept; when it needs user
+ * namespaces and the init's filter denies them, the start stops here (78)
+ * instead of a codex that runs nothing and exits 0, and with
+ * CLI_SANDBOX_ALLOW_USERNS=true the probe must pass at start. */
 static int nested_sandbox(const struct cli_start *s, struct command *plan, struct cs_error *err)
 {
-	static const char *const sandbox_opts[] = { "-s", "--sandbox", "--dangerously-bypass-approvals-and-sandbox",
-						    "--full-auto", "--yolo", NULL };
-	char config[PATH_MAX + 32], why[PATH_MAX + 64];
-	const char *kept;
+	struct sandbox_choice c;
 
-	user_config(config, sizeof(config), s, plan);
-	if ((kept = operator_choice(s->argv, "sandbox_mode", sandbox_opts, config, why, sizeof(why)))) {
-		command_note(plan, "codex: sandbox left to %s", kept);
-		snprintf(plan->sandbox, sizeof(plan->sandbox), "codex sandbox: %s (no probe)", kept);
+	if (operator_sandbox(s, plan, &c)) {
+		snprintf(plan->sandbox_mode, sizeof(plan->sandbox_mode), "%s", c.mode);
+		snprintf(plan->sandbox_choice, sizeof(plan->sandbox_choice), "%.255s", c.who);
+		if (!c.needs_userns) {
+			command_note(plan, "codex: sandbox left to %s (%s)", c.who, c.mode);
+			snprintf(plan->sandbox, sizeof(plan->sandbox), "codex sandbox: %s, %.200s (no probe: it needs no user namespace)",
+				 plan->sandbox_mode, plan->sandbox_choice);
+			return 0;
+		}
+		if (!s->cfg->allow_userns)
+			return cs_fail(err, CS_EXIT_CONFIG,
+				       "codex: %s asks for codex's %s sandbox, which needs user namespaces, and the init's "
+				       "seccomp filter denies them; set CLI_SANDBOX_ALLOW_USERNS=true under an engine whose "
+				       "seccomp profile allows unshare (podman's default does, Docker's does not), or give "
+				       "codex -s danger-full-access (the container is the sandbox)", c.who, c.mode);
+		command_note(plan, "codex: sandbox left to %s (%s); it needs user namespaces: a start stops (78) "
+			     "unless the user-namespace probe passes after the drop", c.who, c.mode);
+		plan->sandbox_needs_userns = true;
 		return 0;
 	}
 	if (command_insert_arg(plan, "-c", NULL, err) || command_insert_arg(plan, SANDBOX_PENDING, NULL, err))
@@ -143,10 +243,22 @@ static void drop_sandbox_args(struct command *plan)
 	memmove(&plan->argv[k - 1], &plan->argv[k + 1], (n - k) * sizeof(plan->argv[0]));
 }
 
-static void decide_sandbox(struct command *plan, const struct userns_probe *probe)
+static int decide_sandbox(struct command *plan, const struct userns_probe *probe, struct cs_error *err)
 {
 	const char *mode;
 
+	if (plan->sandbox_needs_userns) {
+		if (!probe->ok)
+			return cs_fail(err, CS_EXIT_CONFIG,
+				       "codex: %s asks for codex's %s sandbox, which needs user namespaces, and with "
+				       "CLI_SANDBOX_ALLOW_USERNS=true they still cannot be made here (%s): the engine's seccomp "
+				       "profile denies unshare (Docker's default does); run under an engine whose seccomp "
+				       "allows it (podman's default), or give codex -s danger-full-access",
+				       plan->sandbox_choice, plan->sandbox_mode, probe->evidence);
+		snprintf(plan->sandbox, sizeof(plan->sandbox), "codex sandbox: %s, %.120s (user-namespace probe passed: %.100s)",
+			 plan->sandbox_mode, plan->sandbox_choice, probe->evidence);
+		return 0;
+	}
 	if (probe->ok && plan->sandbox_default_on_ok) {
 		drop_sandbox_args(plan);
 		mode = "codex's own default";
@@ -156,6 +268,7 @@ static void decide_sandbox(struct command *plan, const struct userns_probe *prob
 	}
 	snprintf(plan->sandbox, sizeof(plan->sandbox), "codex sandbox: %s (user-namespace probe %s: %s)", mode,
 		 probe->ok ? "passed" : "failed", probe->evidence);
+	return 0;
 }
 
 enum first_run_result first_run_codex(const char *dir, const char *api_key, char *what, size_t len)

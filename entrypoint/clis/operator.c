@@ -9,20 +9,21 @@
 
 #define CONFIG_MAX_BYTES (1 << 20)  /* larger config files are not read (and count as silent) */
 
-bool cli_config_has_key(const char *path, const char *key, bool toml)
+/* The regular file at path (no symlink followed at the last step), read
+ * whole and NUL-terminated; NULL when missing, unreadable or too large. */
+static char *read_config(const char *path)
 {
-	size_t klen = strlen(key), n = 0;
+	size_t n = 0;
 	struct stat st;
-	bool found = false;
 	char *buf;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
-		return false;
+		return NULL;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > CONFIG_MAX_BYTES ||
 	    !(buf = malloc((size_t)st.st_size + 1))) {
 		close(fd);
-		return false;
+		return NULL;
 	}
 	while (n < (size_t)st.st_size) {
 		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
@@ -33,22 +34,38 @@ bool cli_config_has_key(const char *path, const char *key, bool toml)
 	}
 	close(fd);
 	buf[n] = '\0';
-	for (char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		char *q = p;
+	return buf;
+}
 
-		while (*q == ' ' || *q == '\t')
-			q++;
+/* A TOML line "key = …" (also with a quoted key): the text after '=', or NULL. */
+static const char *toml_line_value(const char *line, const char *key, size_t klen)
+{
+	const char *q = line;
+
+	while (*q == ' ' || *q == '\t')
+		q++;
+	if (*q == '"')
+		q++;
+	if (strncmp(q, key, klen) != 0)
+		return NULL;
+	q += klen;
+	q += *q == '"';
+	while (*q == ' ' || *q == '\t')
+		q++;
+	return *q == '=' ? q + 1 : NULL;
+}
+
+bool cli_config_has_key(const char *path, const char *key, bool toml)
+{
+	size_t klen = strlen(key);
+	bool found = false;
+	char *buf = read_config(path);
+
+	if (!buf)
+		return false;
+	for (char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		if (toml) {
-			/* key = ..., also with a quoted key */
-			if (*q == '"')
-				q++;
-			if (strncmp(q, key, klen) == 0) {
-				q += klen;
-				q += *q == '"';
-				while (*q == ' ' || *q == '\t')
-					q++;
-				found = *q == '=';
-			}
+			found = toml_line_value(p, key, klen) != NULL;
 		} else {
 			/* "key" anywhere on the line: JSON has no other use for it */
 			char quoted[80];
@@ -68,6 +85,57 @@ bool cli_config_has_key(const char *path, const char *key, bool toml)
 	}
 	free(buf);
 	return found;
+}
+
+void cli_plain_value(const char *v, char *out, size_t len)
+{
+	size_t n = 0;
+
+	while (*v == ' ' || *v == '\t')
+		v++;
+	if (*v == '"' || *v == '\'')
+		v++;
+	while (*v && !strchr("\"' \t#\n\r", *v) && n + 1 < len)
+		out[n++] = *v++;
+	out[n] = '\0';
+}
+
+bool cli_config_values(const char *path, const char *key, bool (*fn)(const char *value, void *arg), void *arg)
+{
+	size_t klen = strlen(key);
+	bool stopped = false;
+	char *buf = read_config(path);
+
+	if (!buf)
+		return false;
+	for (char *p = buf; p && *p && !stopped; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *v = toml_line_value(p, key, klen);
+		char value[64];
+
+		if (v) {
+			cli_plain_value(v, value, sizeof(value));
+			stopped = fn(value, arg);
+		}
+	}
+	free(buf);
+	return stopped;
+}
+
+const char *cli_option_value(char *const argv[], const char *shortopt, const char *longopt)
+{
+	size_t slen = shortopt ? strlen(shortopt) : 0, llen = strlen(longopt);
+
+	for (char *const *a = argv + 1; *a; a++) {
+		if (strcmp(*a, "--") == 0)
+			return NULL;
+		if ((shortopt && strcmp(*a, shortopt) == 0) || strcmp(*a, longopt) == 0)
+			return a[1] ? a[1] : "";
+		if (strncmp(*a, longopt, llen) == 0 && (*a)[llen] == '=')
+			return *a + llen + 1;
+		if (shortopt && strncmp(*a, shortopt, slen) == 0 && (*a)[slen] != '\0')
+			return *a + slen;
+	}
+	return NULL;
 }
 
 bool cli_has_option(char *const argv[], const char *name)

@@ -2,15 +2,16 @@
 
 #include <string.h>
 
-/* Each row lives in its CLI's file (entrypoint/clis/NAME.c). */
-extern const struct cli cli_claude, cli_codex, cli_pi;
+#include "base/path.h"
 
-const struct cli *const cli_table[] = { &cli_claude, &cli_codex, &cli_pi, NULL };
+/* Each row lives in its CLI's file (entrypoint/clis/NAME.c). */
+extern const struct cli cli_claude, cli_codex, cli_pi, cli_gemini, cli_opencode;
+
+const struct cli *const cli_table[] = { &cli_claude, &cli_codex, &cli_pi, &cli_gemini, &cli_opencode, NULL };
 
 const struct cli *cli_find(const char *argv0)
 {
-	const char *slash = strrchr(argv0, '/');
-	const char *base = slash ? slash + 1 : argv0;
+	const char *base = cs_basename(argv0);
 
 	for (const struct cli *const *c = cli_table; *c; c++)
 		if (strcmp(base, (*c)->name) == 0)
@@ -24,9 +25,10 @@ int cli_plan_nothing(const struct cli_start *s, struct command *plan, struct cs_
 	return 0;
 }
 
-void cli_no_nested_sandbox(struct command *plan, const struct userns_probe *probe)
+int cli_no_nested_sandbox(struct command *plan, const struct userns_probe *probe, struct cs_error *err)
 {
-	(void)plan, (void)probe;
+	(void)plan, (void)probe, (void)err;
+	return 0;
 }
 
 enum first_run_result cli_first_run_nothing(const char *dir, char *const env[], char *what, size_t len)

@@ -6,7 +6,8 @@
 # the EPERM as evidence); with CLI_SANDBOX_ALLOW_USERNS=true, and on this host
 # where unprivileged user namespaces work, the probe passes: managed gets
 # workspace-write (and approval_policy never), interactive keeps codex's own
-# default; the operator's -s skips the probe.
+# default.  The operator's own sandbox: 78 where user namespaces are denied,
+# the probe's word where they are allowed.
 # Root only (the drop needs it); the managed run uses a throwaway netns.
 #
 # usage: codex_probe.sh PATH-TO-cli-sandbox-init
@@ -66,7 +67,29 @@ ok "interactive: no approval policy, no sandbox argument (codex's own default)" 
 	sh -c "! grep -Eq 'approval_policy|sandbox_mode' '$T/inter.out'"
 ok "interactive: the start line says codex keeps its default" grep -q "codex sandbox: codex's own default" "$T/inter.err"
 
-run operator "" CLI_SANDBOX_EGRESS_PROFILE=interactive SKIP_EGRESS_FIREWALL=true -- -s read-only exec hi
-ok "operator's -s: kept, no probe" sh -c "grep -q \"codex sandbox: the operator's -s (no probe)\" '$T/operator.err' &&
-	! grep -q sandbox_mode '$T/operator.out'"
+# The operator's own sandbox needs user namespaces (issue 20, item 8): under
+# the default filter the start stops with 78 and one line naming the option
+# and the fix, and codex never runs; with CLI_SANDBOX_ALLOW_USERNS=true the
+# probe must pass, and the start line names the operator's sandbox.
+for opt in "-s read-only" "--approve-for-me" "-c sandbox_mode=workspace-write"; do
+	n=$(echo "$opt" | tr -c 'a-z\n' _)
+	# shellcheck disable=SC2086  # the option's words
+	run "op$n" "" CLI_SANDBOX_EGRESS_PROFILE=interactive SKIP_EGRESS_FIREWALL=true -- $opt exec hi
+	ok "operator's $opt, default filter: 78" [ "$(cat "$T/op$n.rc")" = 78 ]
+	ok "operator's $opt, default filter: one line naming the option and the fix" \
+		sh -c "grep -c 'error: codex: the operator.s ${opt%% *}' '$T/op$n.err' | grep -qx 1 &&
+			grep -q 'CLI_SANDBOX_ALLOW_USERNS=true under an engine whose seccomp profile allows unshare' '$T/op$n.err'"
+	ok "operator's $opt, default filter: codex never ran" [ ! -s "$T/op$n.out" ]
+	# shellcheck disable=SC2086
+	run "opu$n" "" CLI_SANDBOX_EGRESS_PROFILE=interactive SKIP_EGRESS_FIREWALL=true CLI_SANDBOX_ALLOW_USERNS=true -- $opt exec hi
+	ok "operator's $opt, CLI_SANDBOX_ALLOW_USERNS=true: codex ran (exit $(cat "$T/opu$n.rc"))" [ "$(cat "$T/opu$n.rc")" = 0 ]
+	ok "operator's $opt, CLI_SANDBOX_ALLOW_USERNS=true: the start line names its sandbox and the passed probe" \
+		grep -q "codex sandbox: [a-z-]*, the operator's ${opt%% *}.* (user-namespace probe passed" "$T/opu$n.err"
+	ok "operator's $opt: no placeholder, no sandbox_mode of the init's" \
+		sh -c "! grep -q 'sandbox_mode=\"' '$T/opu$n.out'"
+done
+run opdfa "" CLI_SANDBOX_EGRESS_PROFILE=interactive SKIP_EGRESS_FIREWALL=true -- -s danger-full-access exec hi
+ok "operator's -s danger-full-access: kept, no probe, codex ran" \
+	sh -c "grep -q \"codex sandbox: danger-full-access, the operator's -s (no probe\" '$T/opdfa.err' &&
+		[ \"\$(cat '$T/opdfa.rc')\" = 0 ]"
 t_done

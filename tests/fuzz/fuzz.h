@@ -13,6 +13,10 @@
 
 #include "base/status.h"
 
+/* libFuzzer's entry point, defined by each harness (declared here for
+ * -Wmissing-prototypes). */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 /* A broken invariant is a crash: libFuzzer keeps the input. */
 static inline void invariant(int ok)
 {

@@ -1,8 +1,8 @@
 /* libFuzzer harness for CLI_SANDBOX_ALLOW: no input may crash the parser,
  * and every accepted entry is one the firewall may open. */
 #include "fuzz.h"
-#include "profiles/allow.h"
-#include "profiles/ranges.h"
+#include "base/allow.h"
+#include "base/ipv4.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		}
 		invariant(a->range.first <= a->range.last);
-		invariant(ipv4_range_is_prefix(a->range, &len) && len >= RANGES_MIN_PREFIX_LEN);
+		invariant(ipv4_range_is_prefix(a->range, &len) && len >= CS_MIN_PREFIX_LEN);
 		invariant(ipv4_range_forbidden_overlap(a->range) == NULL);
 	}
 	free(v);

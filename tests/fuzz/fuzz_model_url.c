@@ -12,6 +12,8 @@ static void invariant(int ok)
 		abort();
 }
 
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);  /* libFuzzer calls it */
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char s[MODEL_URL_MAX + 16];

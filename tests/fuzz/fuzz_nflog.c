@@ -21,6 +21,8 @@ static void check_event(const struct nflog_event *ev, void *ctx)
 	invariant(!(ev->has_port && ev->has_icmp));
 }
 
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);  /* libFuzzer calls it */
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct nflog_event ev;

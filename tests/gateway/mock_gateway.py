@@ -11,6 +11,9 @@ CLIs to print a fixed reply:
                             default transport: "response.create" frames in,
                             the same events as the SSE stream out)
   * OpenAI Chat Completions POST .../v1/chat/completions    (SSE and JSON)
+  * Google Gemini API       POST .../models/M:generateContent (JSON)
+                            POST .../models/M:streamGenerateContent?alt=sse
+                            POST .../models/M:countTokens   (gemini)
 
 Paths are matched by suffix, so a gateway prefix such as /anthropic/v1/messages
 works too.  Anything else gets a harmless JSON 404 (GET .../models gets an
@@ -21,7 +24,8 @@ every WebSocket message as "WS PATH TYPE") to
 Scripted mode (--tool-command CMD): a two-turn agent.  A model call whose
 request offers a shell tool and carries no tool result yet is answered with a
 call of that tool running CMD, in the CLI's own wire format (Anthropic
-"tool_use", Responses "function_call" or "custom_tool_call"); the tool's name
+"tool_use", Responses "function_call" or "custom_tool_call", Gemini
+"functionCall"); the tool's name
 and arguments are read from the tools the CLI sent.  A call that carries a
 tool result is answered with text quoting it.  Calls offering no shell tool
 (titles, summaries) get the plain reply.  The log then has the lines
@@ -160,6 +164,53 @@ def responses_turn(body, command):
         if t.get("type") == "function" and _has_command(t.get("parameters")):
             return ("tool", "function_call", t["name"],
                     json.dumps(_command_args(t["parameters"], command)))
+    return None
+
+
+def _gemini_schema(decl):
+    return decl.get("parametersJsonSchema") or decl.get("parameters") or {}
+
+
+def _value_of(schema, depth=0):
+    """A minimal value that satisfies a JSON schema (Gemini's upper-case
+    types too): what a CLI's structured side calls (gemini's model router
+    asks for {"complexity_reasoning", "complexity_score"}) can parse."""
+    schema = schema if isinstance(schema, dict) else {}
+    if schema.get("enum"):
+        return schema["enum"][0]
+    kind = str(schema.get("type", "object")).lower()
+    if kind == "object" and depth < 6:
+        props = schema.get("properties") or {}
+        return {k: _value_of(v, depth + 1) for k, v in props.items()}
+    return {"string": "mock", "integer": 1, "number": 1, "boolean": False,
+            "array": []}.get(kind, {})
+
+
+def gemini_turn(body, command):
+    """Gemini's generateContent: tools are functionDeclarations; a tool result
+    comes back as a functionResponse part of a user turn."""
+    results = []
+    for c in body.get("contents") or []:
+        for part in (c.get("parts") or []) if isinstance(c, dict) else []:
+            fr = part.get("functionResponse") if isinstance(part, dict) else None
+            if isinstance(fr, dict):
+                r = fr.get("response")
+                out = r.get("output", r.get("llmContent", r)) if isinstance(r, dict) else r
+                results.append(out if isinstance(out, str) else json.dumps(out))
+    if results:
+        return ("result", results[-1])
+    decls = []
+    for t in body.get("tools") or []:
+        if isinstance(t, dict):
+            decls += [d for d in t.get("functionDeclarations") or [] if isinstance(d, dict)]
+    # gemini 0.61's run_shell_command refuses command substitution ("Command
+    # injection detected: ... $() ..."), which the test commands use: the
+    # script goes as base64 through a pipe, as a model would work around it.
+    if "$(" in command or "`" in command or "<(" in command:
+        command = "echo %s | base64 -d | bash" % base64.b64encode(command.encode()).decode()
+    for d in sorted(decls, key=lambda d: "shell" not in str(d.get("name"))):
+        if _has_command(_gemini_schema(d)):
+            return ("tool", "functionCall", d["name"], _command_args(_gemini_schema(d), command))
     return None
 
 
@@ -317,6 +368,10 @@ class Handler(BaseHTTPRequestHandler):
             self._responses(body)
         elif path.endswith("/chat/completions"):
             self._chat(body)
+        elif path.endswith(":countTokens"):
+            self._send_json(200, {"totalTokens": 1})
+        elif path.endswith(":generateContent") or path.endswith(":streamGenerateContent"):
+            self._gemini(body, path.endswith(":streamGenerateContent"))
         else:
             self._not_found()
 
@@ -588,6 +643,31 @@ class Handler(BaseHTTPRequestHandler):
             self._sse(None, chunk([], usage=usage))
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
+
+
+    # ---------------------------------------------------- Google Gemini API
+    def _gemini(self, body, stream):
+        turn = self._turn(gemini_turn, body, "gemini")
+        gen = body.get("generationConfig") or {}
+        if turn and turn[0] == "tool":
+            parts = [{"functionCall": {"name": turn[2], "args": turn[3]}}]
+        elif gen.get("responseMimeType") == "application/json":
+            parts = [{"text": json.dumps(_value_of(gen.get("responseJsonSchema")
+                                                   or gen.get("responseSchema")))}]
+        else:
+            text = result_reply(turn[1]) if turn else self.reply
+            parts = [{"text": text}]
+        model = self.path.split("?", 1)[0].rsplit("/", 1)[-1].split(":", 1)[0] or "mock-model"
+        resp = {"candidates": [{"content": {"role": "model", "parts": parts},
+                                "finishReason": "STOP", "index": 0}],
+                "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1,
+                                  "totalTokenCount": 2},
+                "modelVersion": model, "responseId": _id("gem_")}
+        if not stream:
+            self._send_json(200, resp)
+            return
+        self._start_sse()
+        self._sse(None, resp)
 
 
 class Server(ThreadingHTTPServer):

@@ -48,8 +48,13 @@ TUI_GWLOG=$WORK/tui-gateway.log
 TUI_HOME=$WORK/tui-home
 TUI_WS=$WORK/tui-ws
 
+# The CLIs to drive (each must be in IMAGE): the all-in-one image's three by
+# default; CLI_SANDBOX_TEST_CLIS=gemini with the gemini image, and so on.
+TUI_CLIS=${CLI_SANDBOX_TEST_CLIS:-claude codex pi}
+tui_has() { case " $TUI_CLIS " in *" $1 "*) return 0 ;; esac; return 1; }
+
 tui_cleanup() {
-	for c in claude codex pi; do
+	for c in $TUI_CLIS; do
 		tmux kill-session -t "$TUI_TAG-$c" 2>/dev/null
 		podman rm -f --time 2 "$TUI_TAG-$c" >/dev/null 2>&1
 	done
@@ -96,7 +101,7 @@ else
 		tmux new-session -d -s "$TUI_TAG-$1" -x 200 -y 50 \
 			"env HOME='$TUI_HOME' CLI_SANDBOX_HOME='$TUI_HOME/.config/cli-sandbox' \
 			CLI_SANDBOX_ENGINE=podman CLI_SANDBOX_IMAGE='$IMAGE' CLI_SANDBOX_ENGINE_GLOBAL_ARGS='--runtime runc' \
-			CLI_SANDBOX_ENGINE_ARGS='--name $TUI_TAG-$1 --ulimit nofile=1024:1024 --ulimit nproc=1000:1000 --network ns:/run/netns/$NS_SBX -e ANTHROPIC_API_KEY=sk-ant-tui-test-not-a-key -e OPENAI_API_KEY=sk-tui-test-not-a-key' \
+			CLI_SANDBOX_ENGINE_ARGS='--name $TUI_TAG-$1 --ulimit nofile=1024:1024 --ulimit nproc=1000:1000 --network ns:/run/netns/$NS_SBX -e ANTHROPIC_API_KEY=sk-ant-tui-test-not-a-key -e OPENAI_API_KEY=sk-tui-test-not-a-key -e GEMINI_API_KEY=gm-tui-test-not-a-key' \
 			timeout --foreground 300 sh '$ROOT/host/cli-sandbox' --workspace '$TUI_WS' --managed $TUI_URL $1; \
 			echo '[tui exited]'; sleep 120"
 	}
@@ -188,6 +193,7 @@ else
 	# marks it complete and approves the given key in $CLAUDE_CONFIG_DIR/.claude.json.
 	# Its status line says "? for shortcuts", or "bypass permissions on" when the
 	# managed profile turns claude's autonomy on.
+	if tui_has claude; then
 	tui_case claude "? for shortcuts" "bypass permissions on" C-c C-c
 	ok "tui claude: the gateway logged POST /v1/messages" grep -q '^POST /v1/messages' "$WORK/tui-claude.gw"
 	ok "tui claude: the init said what it wrote for the first run" \
@@ -198,6 +204,9 @@ else
 		grep -q '"hasTrustDialogAccepted": *true' "$TUI_HOME/.claude/.claude.json"
 	ok "tui claude: nothing written beside the folder (no ~/.claude.json)" [ ! -e "$TUI_HOME/.claude.json" ]
 
+	fi
+
+	if tui_has codex; then
 	# codex: its TUI ignores OPENAI_API_KEY until an API-key login exists; the init
 	# writes the one codex's own API-key login writes, $CODEX_HOME/auth.json.
 	tui_case codex "? for shortcuts" "? for shortcuts" C-c C-c
@@ -206,10 +215,29 @@ else
 		grep -q '\"auth_mode\": *\"apikey\"' '$TUI_HOME/.codex/auth.json' &&
 		[ \"\$(stat -c %a '$TUI_HOME/.codex/auth.json')\" = 600 ]"
 
+	fi
+
+	if tui_has pi; then
 	tui_case pi "escape interrupt" "escape interrupt" C-c C-c C-d
 	ok "tui pi: the gateway logged POST /v1/messages" grep -q '^POST /v1/messages' "$WORK/tui-pi.gw"
 	ok "tui pi: its sessions are in the mounted ~/.pi/agent" \
 		sh -c "find '$TUI_HOME/.pi/agent/sessions' -name '*.jsonl' | grep -q ."
+	fi
+
+	# gemini: the image's system defaults select the API-key login (no auth
+	# dialog), and the managed profile trusts the workspace (no trust dialog).
+	if tui_has gemini; then
+	tui_case gemini "Type your message" "Type your message" C-c C-c
+	ok "tui gemini: the gateway logged Gemini's generateContent" grep -q 'GenerateContent' "$WORK/tui-gemini.gw"
+	ok "tui gemini: its state is in the mounted ~/.gemini" sh -c "ls -A '$TUI_HOME/.gemini' | grep -q ."
+	fi
+
+	if tui_has opencode; then
+	tui_case opencode "Ask anything" "ctrl+p commands" C-c C-c
+	ok "tui opencode: the gateway logged POST /v1/messages" grep -q '^POST /v1/messages' "$WORK/tui-opencode.gw"
+	ok "tui opencode: its data is in the mounted ~/.local/share/opencode" \
+		sh -c "ls -A '$TUI_HOME/.local/share/opencode' | grep -q ."
+	fi
 	tui_cleanup
 fi
 

@@ -151,6 +151,7 @@ int main(int argc, char **argv)
 	ok = rs.n_sets > 0 && elems > 0;
 	ruleset_free(&rs);
 	policy_free(&p);
+	config_free(&cfg);
 	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", dir);
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", dir);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profiles/allow.h"
+#include "base/allow.h"
 #include "check.h"
 
 #define A(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))

@@ -93,9 +93,13 @@ static int build(char **envp, const struct policy_env *env, struct policy *p, st
 	struct cs_config cfg;
 
 	memset(err, 0, sizeof(*err));
+	int rc;
+
 	if (config_load(envp, &cfg, err))
 		return -2;
-	return policy_build(&cfg, env, p, err);
+	rc = policy_build(&cfg, env, p, err);
+	config_free(&cfg);
+	return rc;
 }
 
 static const struct policy_dest *find(const struct policy *p, const char *origin, uint16_t port)
@@ -287,8 +291,8 @@ static void test_skip(void)
 	CHECK(build(envp, &env, &p, &err) == 0 && !p.firewall && p.n_dests == 0 && p.n_resolvers == 0,
 	      "skip: nothing read, nothing allowed: %s", err.msg);
 	policy_free(&p);
-	CHECK(build(bad, &env, &p, &err) == -1 && err.status == 78 && strstr(err.msg, "0.0.0.0/0"),
-	      "a bad CLI_SANDBOX_ALLOW stops startup even without firewall: %s", err.msg);
+	CHECK(build(bad, &env, &p, &err) == -2 && err.status == 78 && strstr(err.msg, "0.0.0.0/0"),
+	      "a bad CLI_SANDBOX_ALLOW stops startup even without firewall, at the configuration stage (--check): %s", err.msg);
 }
 
 static void test_files(void)

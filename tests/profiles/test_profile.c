@@ -27,7 +27,9 @@ static void test_builtin(void)
 
 	CHECK(profile_builtin_json_len == strlen(profile_builtin_json), "embedded length %zu", profile_builtin_json_len);
 	CHECK(profile_parse(profile_builtin_json, profile_builtin_json_len, "built-in profile", &p, &err) == 0, "%s", err.msg);
-	CHECK(p.n_sections == 4, "common + 3 CLIs, got %zu", p.n_sections);
+	CHECK(p.n_sections == 6, "common + 5 CLIs, got %zu", p.n_sections);
+	CHECK(profile_cli(&p, "gemini") && has_domain(profile_cli(&p, "gemini"), "generativelanguage.googleapis.com", 443) &&
+	      profile_cli(&p, "opencode") && has_domain(profile_cli(&p, "opencode"), "api.anthropic.com", 443), "gemini and opencode reach their APIs");
 	CHECK_STR(p.sections[0].name, "common");
 
 	c = &p.sections[0];
@@ -137,7 +139,7 @@ static void test_override(void)
 	if (!mkdtemp(dir))
 		abort();
 	/* no file: the built-in profile */
-	CHECK(profile_load(dir, &p, &err) == 0 && strcmp(p.source, "built-in profile") == 0 && p.n_sections == 4,
+	CHECK(profile_load(dir, &p, &err) == 0 && strcmp(p.source, "built-in profile") == 0 && p.n_sections == 6,
 	      "built-in: %s", err.msg);
 	profile_free(&p);
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The CLI table's part of the dry-run plan, for claude, codex, pi and any
+# The CLI table's part of the dry-run plan, for claude, codex, pi, gemini, opencode and any
 # other command, in both profiles, with a range of operator flags and config
 # files: the command line, the added environment, the first-run line and the
 # autonomy line of each `--dry-run` must equal golden/cli_plans.txt.  The
@@ -20,6 +20,7 @@ for c in claude codex pi gemini opencode bash; do
 done
 printf 'model = "x"\nsandbox_mode = "workspace-write"\n' > "$W/codexcfg/config.toml"
 printf 'approval_policy = "on-request"\n' > "$W/codexapr/config.toml"
+printf 'sandbox_mode = "read-only" # a -p profile\n' > "$W/codexapr/ro.config.toml"
 printf '{ "permissions": { "defaultMode": "plan" } }\n' > "$W/claudecfg/settings.json"
 
 # One case: NAME ENV... -- COMMAND...; prints the plan's CLI lines.
@@ -30,13 +31,17 @@ plan() {
 	while [ "$1" != "--" ]; do envs="$envs $1"; shift; done
 	shift
 	for p in managed interactive; do
+		skip=false
+		[ "$p" = managed ] || skip=true
 		echo "== $name ($p)"
 		# shellcheck disable=SC2086
 		env -i PATH="$W/bin:/usr/bin:/bin" CLI_SANDBOX_USER=4242:4242 HOME=/nonexistent \
 			CLI_SANDBOX_EGRESS_PROFILE=$p TASK_AGENT_MODEL_BASE_URL=http://192.0.2.10:4000/v1 \
-			SKIP_EGRESS_FIREWALL=$([ $p = interactive ] && echo true || echo false) $envs \
-			"$BIN" --dry-run "$@" 2>&1 </dev/null |
-			sed -n -e "s|$W|WORK|g" -e '/^# command:/,/^table inet/p' | grep -v '^table inet'
+			SKIP_EGRESS_FIREWALL=$skip $envs \
+			"$BIN" --dry-run "$@" > "$W/out" 2>&1 </dev/null
+		rc=$?
+		[ $rc = 0 ] || { echo "exit $rc"; grep -v 'warning:' "$W/out" | sed "s|$W|WORK|g"; }
+		sed -n -e "s|$W|WORK|g" -e '/^# command:/,/^table inet/p' "$W/out" | grep -v '^table inet'
 	done
 }
 
@@ -72,10 +77,22 @@ cases() {
 	plan codex-cfgapr "CODEX_HOME=$W/codexapr" -- codex exec x
 	plan codex-url -- codex -c openai_base_url=http://198.51.100.9 exec x
 	plan codex-after-dd -- codex exec -- -s workspace-write
+	plan codex-afm-userns CLI_SANDBOX_ALLOW_USERNS=true -- codex --approve-for-me exec x
+	plan codex-s-userns CLI_SANDBOX_ALLOW_USERNS=true -- codex -s workspace-write exec x
+	plan codex-s-dfa -- codex -s danger-full-access exec x
+	plan codex-c-dfa -- codex -c 'sandbox_mode="danger-full-access"' exec x
+	plan codex-cfg-userns "CODEX_HOME=$W/codexcfg" CLI_SANDBOX_ALLOW_USERNS=true -- codex exec x
+	plan codex-profile "CODEX_HOME=$W/codexapr" -- codex -p ro exec x
 	plan pi -- pi
 	plan pi-p -- pi -p hello
 	plan pi-url OPENAI_BASE_URL=http://198.51.100.9 -- pi -p hi
 	plan bash -- bash -c 'echo hi'
+	plan gemini -- gemini -p hello
+	plan gemini-yolo -- gemini --approval-mode=auto_edit
+	plan gemini-defaults GEMINI_CLI_SYSTEM_DEFAULTS_PATH=/etc/mine.json GEMINI_CLI_TRUST_WORKSPACE=false -- gemini
+	plan opencode -- opencode run hello
+	plan opencode-perm 'OPENCODE_PERMISSION={"bash":"ask"}' -- opencode
+	plan opencode-url ANTHROPIC_BASE_URL=http://198.51.100.9/v1 -- opencode run x
 }
 
 cases > "$W/plans.txt"

@@ -89,12 +89,12 @@ int main(void)
 			  "-c features.plugins=false -c check_for_update_on_startup=false -c feedback.enabled=false "
 			  "-c approval_policy=\"never\" -c " PENDING " exec say pong");
 		/* after the drop: the probe's answer replaces the placeholder */
-		command_decide_sandbox(&p, &(struct userns_probe){ .ok = true, .evidence = "fine" });
+		CHECK(command_decide_sandbox(&p, &(struct userns_probe){ .ok = true, .evidence = "fine" }, &err) == 0, "decided");
 		CHECK(strstr(joined(&p), "-c sandbox_mode=\"workspace-write\" exec say pong") != NULL, "probe ok: %s", joined(&p));
 		CHECK(strstr(p.sandbox, "workspace-write") && strstr(p.sandbox, "fine"), "decision recorded: %s", p.sandbox);
 		command_free(&p);
 		CHECK(command_build(&managed, &user, no_env, argv, ext, &p, &err) == 0, "codex");
-		command_decide_sandbox(&p, &(struct userns_probe){ .ok = false, .evidence = "unshare: EPERM" });
+		CHECK(command_decide_sandbox(&p, &(struct userns_probe){ .ok = false, .evidence = "unshare: EPERM" }, &err) == 0, "decided");
 		CHECK(strstr(joined(&p), "-c sandbox_mode=\"danger-full-access\" exec say pong") != NULL, "probe failed: %s", joined(&p));
 		CHECK(strstr(p.sandbox, "unshare: EPERM") != NULL, "evidence recorded: %s", p.sandbox);
 		command_free(&p);
@@ -105,11 +105,11 @@ int main(void)
 		CHECK(command_build(&inter, &user, no_env, argv, ext, &p, &err) == 0, "codex operator");
 		CHECK_STR(joined(&p), "codex -c " PENDING " -c openai_base_url=\"http://192.0.2.7\" exec");
 		/* interactive, probe ok: codex keeps its own default sandbox and prompts */
-		command_decide_sandbox(&p, &(struct userns_probe){ .ok = true, .evidence = "fine" });
+		CHECK(command_decide_sandbox(&p, &(struct userns_probe){ .ok = true, .evidence = "fine" }, &err) == 0, "decided");
 		CHECK_STR(joined(&p), "codex -c openai_base_url=\"http://192.0.2.7\" exec");
 		command_free(&p);
 		CHECK(command_build(&inter, &user, no_env, argv, ext, &p, &err) == 0, "codex operator");
-		command_decide_sandbox(&p, &(struct userns_probe){ .ok = false, .evidence = "no" });
+		CHECK(command_decide_sandbox(&p, &(struct userns_probe){ .ok = false, .evidence = "no" }, &err) == 0, "decided");
 		CHECK_STR(joined(&p), "codex -c sandbox_mode=\"danger-full-access\" -c openai_base_url=\"http://192.0.2.7\" exec");
 		command_free(&p);
 	}
@@ -129,15 +129,47 @@ int main(void)
 		CHECK(command_build(&managed, &user, no_env, a2, ext, &p, &err) == 0, "claude prompt");
 		CHECK(strstr(joined(&p), "claude --permission-mode bypassPermissions") == joined(&p), "a prompt is no flag");
 		command_free(&p);
-		CHECK(command_build(&managed, &user, no_env, a3, ext, &p, &err) == 0, "codex -s -a");
-		CHECK(strstr(joined(&p), "approval_policy") == NULL && strstr(joined(&p), "sandbox_mode") == NULL &&
-		      p.sandbox_arg == -1, "codex -s -a kept: %s", joined(&p));
+		/* The operator's sandbox needs user namespaces, which the default
+		 * filter denies: 78 with the option and the fix, never a codex that
+		 * runs nothing (issue 20, item 8). */
+		CHECK(command_build(&managed, &user, no_env, a3, ext, &p, &err) == -1 && err.status == CS_EXIT_CONFIG &&
+		      strstr(err.msg, "the operator's -s") && strstr(err.msg, "read-only") &&
+		      strstr(err.msg, "CLI_SANDBOX_ALLOW_USERNS=true"), "codex -s read-only refused: %s", err.msg);
 		command_free(&p);
-		CHECK(command_build(&managed, &user, no_env, a4, ext, &p, &err) == 0, "codex -c sandbox_mode");
-		CHECK(strstr(joined(&p), "approval_policy=\"never\"") != NULL && p.sandbox_arg == -1 &&
-		      strstr(p.sandbox, "-c sandbox_mode"), "only the sandbox kept: %s", p.sandbox);
+		CHECK(command_build(&managed, &user, no_env, a4, ext, &p, &err) == -1 && err.status == CS_EXIT_CONFIG &&
+		      strstr(err.msg, "-c sandbox_mode") && strstr(err.msg, "workspace-write"), "codex -c sandbox_mode refused: %s", err.msg);
 		command_free(&p);
+		{
+			char *afm[] = { "codex", "--approve-for-me", "exec", "x", NULL };
+			char *dfa[] = { "codex", "--sandbox=danger-full-access", "exec", "x", NULL };
+			char *yolo[] = { "codex", "--yolo", "-s", "workspace-write", "exec", "x", NULL };
+			struct cs_config userns = managed;
 
+			CHECK(command_build(&inter, &user, no_env, afm, ext, &p, &err) == -1 && err.status == CS_EXIT_CONFIG &&
+			      strstr(err.msg, "--approve-for-me") && strstr(err.msg, "workspace-write"),
+			      "--approve-for-me refused in both profiles: %s", err.msg);
+			command_free(&p);
+			CHECK(command_build(&managed, &user, no_env, dfa, ext, &p, &err) == 0 && p.sandbox_arg == -1 &&
+			      !command_wants_probe(&p) && strstr(p.sandbox, "codex sandbox: danger-full-access, the operator's --sandbox (no probe"),
+			      "-s danger-full-access kept, no probe: %s", p.sandbox);
+			command_free(&p);
+			CHECK(command_build(&managed, &user, no_env, yolo, ext, &p, &err) == 0 && !command_wants_probe(&p) &&
+			      strstr(p.sandbox, "danger-full-access, the operator's --yolo"), "--yolo wins over -s: %s", p.sandbox);
+			command_free(&p);
+			/* CLI_SANDBOX_ALLOW_USERNS=true: planned, and the probe decides at start */
+			userns.allow_userns = true;
+			CHECK(command_build(&userns, &user, no_env, afm, ext, &p, &err) == 0 && command_wants_probe(&p) &&
+			      p.sandbox_arg == -1 && !strstr(joined(&p), "sandbox_mode"), "--approve-for-me with userns: %s", joined(&p));
+			CHECK(command_decide_sandbox(&p, &(struct userns_probe){ .ok = true, .evidence = "fine" }, &err) == 0 &&
+			      strstr(p.sandbox, "codex sandbox: workspace-write, the operator's --approve-for-me (user-namespace probe passed: fine)"),
+			      "the start line tells the truth: %s", p.sandbox);
+			command_free(&p);
+			CHECK(command_build(&userns, &user, no_env, a3, ext, &p, &err) == 0 && command_wants_probe(&p), "-s with userns");
+			CHECK(command_decide_sandbox(&p, &(struct userns_probe){ .ok = false, .evidence = "unshare(user): EPERM" }, &err) == -1 &&
+			      err.status == CS_EXIT_CONFIG && strstr(err.msg, "unshare(user): EPERM") && strstr(err.msg, "-s"),
+			      "probe failed under the operator's sandbox: 78 with the reason: %s", err.msg);
+			command_free(&p);
+		}
 		CHECK(mkdtemp(dir) != NULL, "temp dir");
 		snprintf(f, sizeof(f), "%s/settings.json", dir);
 		fp = fopen(f, "w");

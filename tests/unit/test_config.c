@@ -103,7 +103,8 @@ static bool property(const struct cs_config *c, const char *key)
 	if (strcmp(key, "uid 1000:1001") == 0)
 		return !c->user.by_name && c->user.uid == 1000 && c->user.has_gid && c->user.gid == 1001;
 	if (strcmp(key, "allow") == 0)
-		return c->has_allow && strcmp(c->allow, "example.org:443") == 0;
+		return c->has_allow && c->n_allow == 1 && c->allow[0].is_name && strcmp(c->allow[0].name, "example.org") == 0 &&
+		       c->allow[0].port == 443;
 	if (strcmp(key, "userns") == 0)
 		return c->allow_userns;
 	if (strcmp(key, "no userns") == 0)
@@ -125,6 +126,7 @@ int main(void)
 		if (cases[i].ok) {
 			CHECK(rc == 0, "case %zu rejected: %s", i, err.msg);
 			CHECK(rc != 0 || property(&cfg, cases[i].expect), "case %zu lacks property '%s'", i, cases[i].expect);
+			config_free(&cfg);
 		} else {
 			CHECK(rc == -1 && err.status == CS_EXIT_CONFIG, "case %zu accepted (status %d)", i, err.status);
 			CHECK(strstr(err.msg, cases[i].expect) != NULL, "case %zu: '%s' lacks '%s'", i, err.msg, cases[i].expect);

@@ -1,11 +1,10 @@
-#include "profiles/allow.h"
+#include "base/allow.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "profiles/ranges.h"
 
 #define VAR "CLI_SANDBOX_ALLOW"
 #define FORM "name[:port] or a.b.c.d[/len][:port]"
@@ -42,10 +41,10 @@ static int parse_prefix(const char *e, size_t elen, const char *h, size_t hlen,
 
 	if (ipv4_prefix_parse(h, hlen, &addr, &plen, &host_bits))
 		return cs_fail(err, CS_EXIT_CONFIG, VAR " entry '%.*s' is not a valid a.b.c.d/len; write a dotted quad without leading zeros and a length %d-32 without leading zeros",
-			       Q(elen), e, RANGES_MIN_PREFIX_LEN);
-	if (plen < RANGES_MIN_PREFIX_LEN)
+			       Q(elen), e, CS_MIN_PREFIX_LEN);
+	if (plen < CS_MIN_PREFIX_LEN)
 		return cs_fail(err, CS_EXIT_CONFIG, VAR " entry '%.*s' is wider than /%d; allow narrower prefixes (or use SKIP_EGRESS_FIREWALL=true for no firewall at all)",
-			       Q(elen), e, RANGES_MIN_PREFIX_LEN);
+			       Q(elen), e, CS_MIN_PREFIX_LEN);
 	r = ipv4_prefix_range(addr, plen);
 	if (host_bits) {
 		return cs_fail(err, CS_EXIT_CONFIG, VAR " entry '%.*s' has host bits set; write the network address (%s/%u) or a /32",

@@ -1,10 +1,11 @@
-/* CLI_SANDBOX_ALLOW: the user's own additions in the interactive profile.
+/* CLI_SANDBOX_ALLOW: the user's own additions in the interactive profile,
+ * parsed by config_load() where the variable is validated (base/config.h).
  *
  *   CLI_SANDBOX_ALLOW=entry[,entry...]
  *   entry = name[:port] | a.b.c.d[/len][:port]      (port defaults to 443)
  *
  * Parsed as strictly as the model URL: strict dotted quads, strict ports,
- * strict DNS names (stored in lower case), prefix lengths RANGES_MIN_PREFIX_LEN
+ * strict DNS names (stored in lower case), prefix lengths CS_MIN_PREFIX_LEN
  * to 32 in decimal without leading zeros and without host bits, no forbidden
  * destination, no port 53.  Every rejection names the entry. */
 #ifndef CLI_SANDBOX_ALLOW_H
