@@ -25,6 +25,7 @@
 #include "caps/user_db.h"
 #include "entrypoint/block_log.h"
 #include "entrypoint/command.h"
+#include "entrypoint/firewall_stage.h"
 #include "entrypoint/first_run.h"
 #include "entrypoint/pipeline.h"
 #include "entrypoint/report.h"

@@ -5,8 +5,6 @@
 #include <string.h>
 
 #include "base/sha256.h"
-#include "entrypoint/report.h"
-#include "netfilter/apply.h"
 #include "netfilter/render.h"
 
 /* The digest is of the nft text, streamed into SHA-256 as it is rendered:
@@ -35,16 +33,6 @@ int pipeline_digest(struct pipeline *pl, struct cs_error *err)
 	if (fclose(f) != 0 || rc != 0)
 		return cs_fail(err, CS_EXIT_OSERR, "out of memory computing the ruleset digest");
 	sha256_final_hex(&sha, pl->digest);
-	return 0;
-}
-
-int pipeline_program_firewall(struct pipeline *pl, struct cs_error *err)
-{
-	bool without_log;
-
-	if (firewall_apply(&pl->ruleset, &without_log, err) || (without_log && pipeline_digest(pl, err)))
-		return -1;
-	report_firewall_up(pl);
 	return 0;
 }
 

@@ -29,13 +29,6 @@ struct pipeline {
 /* Fills pl->digest from the ruleset; -1 with err (71) when memory runs out. */
 int pipeline_digest(struct pipeline *pl, struct cs_error *err);
 
-/* Programs pl->ruleset (netfilter/apply.h) and logs the start line.  When
- * the kernel took it only without its log rules, they are gone from
- * pl->ruleset and the digest is computed again: the line's digest is always
- * that of the ruleset the kernel holds, as read back.  0, or -1 with err
- * (71). */
-int pipeline_program_firewall(struct pipeline *pl, struct cs_error *err);
-
 void pipeline_free(struct pipeline *pl);
 
 /* Frees what only the start needed (the policy and the ruleset), so PID 1

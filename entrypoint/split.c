@@ -11,6 +11,7 @@
 
 #include "base/ipv4.h"
 #include "caps/holds_none.h"
+#include "entrypoint/firewall_stage.h"
 #include "entrypoint/report.h"
 #include "netfilter/apply.h"
 #include "netfilter/egress_probe.h"
