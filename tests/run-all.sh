@@ -101,12 +101,24 @@ step build-fuzz build "$OUT/fuzz" -DCMAKE_C_COMPILER=clang -DCLI_SANDBOX_FUZZ=ON
 step fuzz ctest --test-dir "$OUT/fuzz" -L '^fuzz$' --output-on-failure
 step host-script sh tests/host/run.sh
 if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
+	# run.sh builds the all-in-one as this name and each CLI's own image beside it
+	test_image=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}
+	test_repo=${test_image%:*}
 	step image sh tests/image/run.sh
 	step image-docker sh tests/image/docker.sh
 	# the limits (a fork bomb, a memory hog, a CPU hog) under podman and dockerd
 	step image-limits sh tests/image/limits.sh
 	# the same image: each CLI does agent work under podman and dockerd
 	step image-agent-work sh tests/image/agent_work.sh
+	# codex's sandbox chosen by the operator: 78 unless user namespaces work
+	step image-codex-sandbox env CLI_SANDBOX_TEST_IMAGE="$test_repo:codex" sh tests/image/codex_sandbox.sh
+	# the CLIs that only have images of their own: agent work and their TUI
+	for c in gemini opencode; do
+		step "image-agent-work-$c" env CLI_SANDBOX_TEST_CLIS=$c CLI_SANDBOX_TEST_IMAGE="$test_repo:$c" \
+			sh tests/image/agent_work.sh
+		step "image-tui-$c" env CLI_SANDBOX_TEST_CLIS=$c CLI_SANDBOX_TEST_IMAGE="$test_repo:$c" \
+			sh tests/image/tui.sh
+	done
 fi
 
 if [ -n "$failed" ]; then

@@ -77,10 +77,10 @@ if [ "${SKIP_IMAGE_BUILD:-0}" != 1 ]; then
 	# The README's main job, as a user runs it; the providers' range files are
 	# not fetched here (no route to them from the test machines).
 	t0=$(date +%s)
-	# All four images (they share every layer up to the CLIs); kept in podman.
+	# All six images (they share every layer up to the CLIs); kept in podman.
 	if ! CLI_SANDBOX_BASE_IMAGE="$BASE" CLI_SANDBOX_EXTRA_CA="$EXTRA_CA" PODMAN_ARGS="$RUNARGS" \
 		BUILD_ARGS="--build-arg FETCH_PROVIDER_RANGES=0" CLI_SANDBOX_ENGINE=podman \
-		timeout 3600 sh "$ROOT/image/build.sh" --cli all,claude,codex,pi "$IMAGE" >"$WORK/build.log" 2>&1; then
+		timeout 3600 sh "$ROOT/image/build.sh" --cli all,claude,codex,pi,gemini,opencode "$IMAGE" >"$WORK/build.log" 2>&1; then
 		tail -30 "$WORK/build.log" | note
 		bail "image/build.sh failed"
 	fi
