@@ -186,14 +186,15 @@ tui_case() {
 		while [ $_i -lt 10 ] && ! grep -q '^TOOL_CALL ' "$GWLOG"; do sleep 1; _i=$((_i + 1)); done
 		grep -q '^TOOL_CALL ' "$GWLOG" || tmux send-keys -t "$TAG-$_sess" Enter
 		# The answer, not the tool's command line (which the TUI shows too).
-		wait_for "$_sess" 120 "printed: FIRSTRUN-WROTE uid=$SB_UID" >/dev/null
+		wait_for "$_sess" 120 "the tool printed:" >/dev/null && sleep 2
 	fi
 	tmux capture-pane -p -J -S - -t "$TAG-$_sess" >"$WORK/$_l.screen" 2>/dev/null
 	cp "$GWLOG" "$WORK/$_l.gw"
 	sed 's/[[:space:]]*$//' "$WORK/$_l.screen" | grep -v '^$' | tail -n 8 | note
 	grep -E '^(TOOL_|POST|GET|WS)' "$WORK/$_l.gw" | cut -c1-200 | head -8 | note
+	# The answer quotes the tool's output (codex's code mode wraps it in lines of its own).
 	ok "$_l: the screen shows the gateway's answer to the typed question" \
-		grep -qF "the tool printed: FIRSTRUN-WROTE uid=$SB_UID" "$WORK/$_l.screen"
+		sh -c "grep -qF 'the tool printed:' '$WORK/$_l.screen' && grep -qE '(^|[^(])FIRSTRUN-WROTE uid=$SB_UID' '$WORK/$_l.screen'"
 	ok "$_l: the gateway's tool call wrote /workspace, as uid $SB_UID" \
 		[ "$(stat -c %u "$PWS/agent-wrote.txt" 2>/dev/null)" = "$SB_UID" ]
 	ok "$_l: the gateway got the key $_cli needs (a model request, so a credential reached it)" \
