@@ -351,7 +351,12 @@ else
 	PERSON_UID=$(t_free_id 2345) PERSON_GID=$PERSON_UID
 	chgrp "$PERSON_GID" "$DOCKERD_DIR/sock" && chmod 660 "$DOCKERD_DIR/sock"
 	chmod 755 "$DOCKERD_DIR"
-	PERSON_PREFIX="setpriv --reuid=$PERSON_UID --regid=$PERSON_GID --clear-groups --"
+	# One word a line: the person's commands are split on newlines only.
+	PERSON_PREFIX="setpriv
+--reuid=$PERSON_UID
+--regid=$PERSON_GID
+--clear-groups
+--"
 	PERSON_DOCKER_HOST=$DOCKER_HOST
 	SB_UID=$PERSON_UID
 	chmod 755 "$WORK"
