@@ -86,12 +86,16 @@ chmod +x "$T/bin/docker" "$T/bin/podman" "$T/bin/id"
 
 export HOME="$T/home" CLI_SANDBOX_HOME="$T/conf" FAKE_DIR="$T/fake" GIT_CONFIG_NOSYSTEM=1
 unset CLI_SANDBOX_ENGINE CLI_SANDBOX_IMAGE CLI_SANDBOX_HOST_ADDRESS CLI_SANDBOX_DOCKER_SOCKET \
-	CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE_GLOBAL_ARGS DOCKER_HOST GIT_CONFIG_GLOBAL \
+	CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE_GLOBAL_ARGS DOCKER_HOST DOCKER_CONTEXT DOCKER_CONFIG GIT_CONFIG_GLOBAL \
 	FAKE_VERSION_RC FAKE_IMAGE_RC FAKE_GATEWAY FAKE_DOCKER_DOWN FAKE_UID FAKE_GID \
 	ANTHROPIC_AUTH_TOKEN CODEX_API_KEY GEMINI_API_KEY GOOGLE_API_KEY
 PATH="$T/bin:$PATH"
 FAKE_IMAGES=localhost/cli-sandbox:latest
 export PATH FAKE_IMAGES
+# A socket where the docker daemon would listen: without one, docker is not even asked.
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/docker.sock" || exit 1
+DOCKER_HOST=unix://$T/docker.sock
+export DOCKER_HOST
 # The person's keys, exported in their shell: they must reach the engine by name only.
 ANTHROPIC_API_KEY=sk-ant-host-test-secret-value OPENAI_API_KEY=sk-openai-host-test-secret-value
 export ANTHROPIC_API_KEY OPENAI_API_KEY
@@ -427,7 +431,7 @@ cs --interactive
 t "no --docker-socket: no socket, no group" lacks_arg "docker.sock"
 DOCKER_HOST=tcp://192.0.2.1:2375 cs --interactive --docker-socket
 t "DOCKER_HOST that is not a unix socket is refused" failed_with "not a unix socket"
-DOCKER_HOST=unix://$T/sock cs --interactive --docker-socket
+DOCKER_HOST=unix://$T/sock cs --engine docker --interactive --docker-socket
 t "DOCKER_HOST=unix://PATH is the socket" has_arg "$T/sock:/var/run/docker.sock"
 
 # ---------------------------------------------------------------- --dry-run
@@ -729,6 +733,17 @@ t "a docker client whose daemon does not answer: podman is used" sh -c "[ \"\$(h
 t "... docker was asked, cheaply (version)" grep -qx version "$FAKE_DIR/queries"
 cs --managed http://192.0.2.1:4000 claude
 t "docker's daemon answers: docker is used" sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = docker ]"
+DOCKER_HOST=unix://$T/no-such.sock cs --managed http://192.0.2.1:4000 claude
+t "no socket where DOCKER_HOST says: podman, and docker's client is not even started" \
+	sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = podman ] && ! grep -qx docker '$FAKE_DIR/queries'"
+DOCKER_HOST='' DOCKER_CONFIG=$T/dockercfg cs --managed http://192.0.2.1:4000 claude
+if [ ! -S /var/run/docker.sock ]; then
+	t "no DOCKER_HOST, no context, no /var/run/docker.sock: podman without asking docker" \
+		sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = podman ] && ! grep -qx docker '$FAKE_DIR/queries'"
+fi
+mkdir -p "$T/dockercfg" && printf '{"currentContext": "desktop-linux"}\n' >"$T/dockercfg/config.json"
+DOCKER_HOST='' DOCKER_CONFIG=$T/dockercfg cs --managed http://192.0.2.1:4000 claude
+t "a docker context in the config: docker's client is asked" grep -qx docker "$FAKE_DIR/queries"
 FAKE_DOCKER_DOWN=1 cs --engine docker --managed http://192.0.2.1:4000 claude
 t "--engine docker is kept even when its daemon does not answer" sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = docker ]"
 FAKE_DOCKER_DOWN=1 PATH="$T/only-docker:$T/min" cs --managed http://192.0.2.1:4000 claude

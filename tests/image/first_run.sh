@@ -329,6 +329,15 @@ else
 	chmod 755 "$WORK/fakebin/docker"
 	PERSON_PATH="$WORK/fakebin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
 	half podman
+	# The issue's case: a docker client and a socket, no daemon (a stale socket file): the
+	# client is asked, fails, and podman is used.
+	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$WORK/stale.sock"
+	PERSON_DOCKER_HOST=unix://$WORK/stale.sock
+	fresh_person podman-engine-run
+	person_script podman-engine-run "$CS --managed $URL pi -p 'Run the check you are told to run.'"
+	person_run podman-engine-run
+	ok "podman: a docker whose daemon does not answer first in PATH: the run used podman (the tool wrote as uid 1000)" \
+		[ "$(stat -c %u "$PWS/agent-wrote.txt" 2>/dev/null)" = 1000 ]
 	fresh_person podman-engine
 	{ echo "cd '$PWS' || exit 1"; echo "$CS doctor --json --managed $URL"; } >"$WORK/podman-engine.sh"
 	person_run podman-engine
@@ -336,7 +345,7 @@ else
 		grep -qF "podman answers (docker's daemon does not answer (Cannot connect to the Docker daemon" "$WORK/podman-engine.out"
 	ok "podman: doctor, run as root: the agent's files belong to uid 1000, and it says so" \
 		grep -qF "files the agent writes in the workspace belong to uid 1000" "$WORK/podman-engine.out"
-	PERSON_PATH=''
+	PERSON_PATH='' PERSON_DOCKER_HOST=''
 	topo_down
 fi
 
