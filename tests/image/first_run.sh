@@ -303,8 +303,8 @@ print(eval(sys.argv[2]))' "$WORK/$h-doctor.out" "$1" 2>/dev/null; }
 		[ "$(py '(j["ok"], c["workspace"]["ok"], bool(c["workspace"].get("fix")))')" = "(False, False, True)" ]
 	ok "$h: doctor --json: no credential, the variable named in the fix" \
 		[ "$(py '(c["credential"]["ok"], "ANTHROPIC_API_KEY" in c["credential"]["fix"])')" = "(False, True)" ]
-	ok "$h: doctor --json: the engine is $ENGINE, and why" \
-		[ "$(py '(c["engine"]["ok"], c["engine"]["detail"].startswith("'"$ENGINE"' answers ("))')" = "(True, True)" ]
+	ok "$h: doctor --json: the engine is ${ENGINE##*/}, and why" \
+		[ "$(py '(c["engine"]["ok"], c["engine"]["detail"].startswith("'"${ENGINE##*/}"' answers ("))')" = "(True, True)" ]
 	chmod 755 "$PWS"
 }
 
