@@ -75,14 +75,14 @@ if [ "${SKIP_PODMAN:-0}" != 1 ]; then
 fi
 if [ "${SKIP_DOCKER:-0}" != 1 ]; then
 	dockerd_start || { echo "Bail out! no dockerd"; exit 1; }
-	for i in ${IMAGE:-localhost/cli-sandbox:claude localhost/cli-sandbox:codex localhost/cli-sandbox:pi}; do
-		dockerd_load "$i" || { echo "Bail out! cannot load $i"; exit 1; }
-	done
+	# The all-in-one only (one load instead of three): every CLI runs from it here.
+	DIMAGE=${IMAGE:-localhost/cli-sandbox:latest}
+	dockerd_load "$DIMAGE" || { echo "Bail out! cannot load $DIMAGE"; exit 1; }
 	NET=csb$$-net
 	"$DOCKER" network create --internal --subnet 198.51.100.192/29 "$NET" >/dev/null || exit 1
 	mkdir -p "$WORK/dlog" && chmod 777 "$WORK/dlog"
 	"$DOCKER" run -d --name "csb$$-gw" --network "$NET" --ip 198.51.100.194 --entrypoint python3 --user 65534:65534 \
-		-v "$ROOT/tests/gateway:/gw:ro" -v "$WORK/dlog:/log" "${IMAGE:-localhost/cli-sandbox:pi}" /gw/mock_gateway.py \
+		-v "$ROOT/tests/gateway:/gw:ro" -v "$WORK/dlog:/log" "$DIMAGE" /gw/mock_gateway.py \
 		--listen 0.0.0.0 --port 8091 --reply pong --log /log/gw.log --max-seconds 3000 >/dev/null || exit 1
 	sleep 2
 	chown 1000:1000 "$WORK/ws"
