@@ -49,14 +49,14 @@ floor() {
 	for cli in claude codex pi; do
 		img=${IMAGE:-localhost/cli-sandbox:$cli}
 		"$@" image inspect "$img" >/dev/null 2>&1 || img=${IMAGE:-localhost/cli-sandbox:latest}
-		# shellcheck disable=SC2046
+		# shellcheck disable=SC2086 # FLOOR_WORDS: one engine word each
 		out=$(python3 -c 'import statistics, subprocess, sys, time
 n = int(sys.argv[1]); ts = []
 for _ in range(n):
     t = time.monotonic(); subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     ts.append(time.monotonic() - t)
 print("p50=%.3fs min=%.3fs max=%.3fs (%d runs)" % (statistics.median(ts), min(ts), max(ts), n))' \
-			"$RUNS" "$@" run --rm --network none --entrypoint "$cli" "$img" --version 2>&1)
+			"$RUNS" "$@" run --rm --network none ${FLOOR_WORDS:-} --entrypoint "$cli" "$img" --version 2>&1)
 		ok "$_l $cli floor (its own --version in $img, no init): $out" [ $? -eq 0 ]
 	done
 }
@@ -70,7 +70,7 @@ if [ "${SKIP_PODMAN:-0}" != 1 ]; then
 	# The machine's docker client has no daemon here: every run pays docker's probe, then podman.
 	CLI_SANDBOX_ENGINE_ARGS="--network ns:/run/netns/$NS_SBX --ulimit nofile=1024:1024 --ulimit nproc=1000:1000" \
 	CLI_SANDBOX_ENGINE_GLOBAL_ARGS='--runtime runc' bench podman http://192.0.2.1:8091 "$WORK/gw.log"
-	floor podman podman --runtime runc
+	FLOOR_WORDS='--ulimit nofile=1024:1024 --ulimit nproc=1000:1000' floor podman podman --runtime runc
 	topo_down
 fi
 if [ "${SKIP_DOCKER:-0}" != 1 ]; then
