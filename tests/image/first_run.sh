@@ -130,11 +130,12 @@ to_prompt() {
 	while [ $_i -lt 8 ]; do
 		_i=$((_i + 1))
 		_seen=$(wait_for "$1" 90 "$2" 'Yes, I trust this folder' 'Bypass Permissions mode' \
-			'Do you trust the contents of this directory' 'Unable to connect to Anthropic services' \
+			'Do you trust the contents of this directory' 'Trust this folder?' 'Unable to connect to Anthropic services' \
 			'Detected a custom API key' 'Sign in with ChatGPT' 'No API key found' '[person: exited]') || return 1
 		case $_seen in
 		"$2") return 0 ;;
-		'Yes, I trust this folder' | 'Do you trust the contents of this directory') tmux send-keys -t "$TAG-$1" Enter ;;
+		'Yes, I trust this folder' | 'Do you trust the contents of this directory' | 'Trust this folder?')
+			tmux send-keys -t "$TAG-$1" Enter ;;
 		'Bypass Permissions mode') tmux send-keys -t "$TAG-$1" 2 ;;
 		*) echo "# stopped at: $_seen"; return 1 ;;
 		esac

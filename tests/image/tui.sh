@@ -124,7 +124,7 @@ else
 		while [ $_i -lt 8 ]; do
 			_i=$((_i + 1))
 			_seen=$(wait_for "$_c" 90 "$_ready" "$_alt" 'Yes, I trust this folder' 'Bypass Permissions mode' \
-				'Do you trust the contents of this directory' \
+				'Do you trust the contents of this directory' 'Trust this folder?' \
 				'Unable to connect to Anthropic services' 'Detected a custom API key' \
 				'Sign in with ChatGPT' '[tui exited]') || return 1
 			case $_seen in
@@ -132,7 +132,7 @@ else
 			'Yes, I trust this folder')
 				echo "trust dialog (answered: yes, the default)" >>"$WORK/tui-$_c.dialogs"
 				tmux send-keys -t "$TUI_TAG-$_c" Enter ;;
-			'Do you trust the contents of this directory')
+			'Do you trust the contents of this directory' | 'Trust this folder?')
 				echo "codex trust dialog (answered: yes)" >>"$WORK/tui-$_c.dialogs"
 				tmux send-keys -t "$TUI_TAG-$_c" Enter ;;
 			'Bypass Permissions mode')
