@@ -198,7 +198,7 @@ tui_case() {
 		sh -c "grep -qF 'the tool printed:' '$WORK/$_l.screen' && grep -qE '(^|[^(])FIRSTRUN-WROTE uid=$SB_UID' '$WORK/$_l.screen'"
 	ok "$_l: the gateway's tool call wrote /workspace, as uid $SB_UID" \
 		[ "$(stat -c %u "$PWS/agent-wrote.txt" 2>/dev/null)" = "$SB_UID" ]
-	ok "$_l: the CLI's request went on after the tool (the gateway took its credential)" \
+	ok "$_l: the tool's output came back to the model (the gateway logged it)" \
 		grep -q '^TOOL_RESULT ' "$WORK/$_l.gw"
 	_c=$(container_of "$PWS")
 	cli_environ "$_c" >"$WORK/$_l.environ"
