@@ -14,7 +14,8 @@
 #   6. the host script's tests (shellcheck and a fake engine)
 #   7. the image tests with podman, then the same image on a private dockerd,
 #      then the limits under both (tests/image/limits.sh), then agent work
-#      under both (tests/image/agent_work.sh); all skipped
+#      under both (tests/image/agent_work.sh), then a person's first run
+#      typed in tmux under both (tests/image/first_run.sh); all skipped
 #      with SKIP_IMAGE_TESTS=1
 # Every build uses -DCLI_SANDBOX_WERROR=ON: warnings are errors here.
 # Exits non-zero when any step fails; every step runs even after a failure.
@@ -119,6 +120,9 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 		step "image-tui-$c" env CLI_SANDBOX_TEST_CLIS=$c CLI_SANDBOX_TEST_IMAGE="$test_repo:$c" \
 			sh tests/image/tui.sh
 	done
+	# a person's first run: the README's commands typed in tmux, under podman and dockerd
+	step image-first-run env CLI_SANDBOX_TEST_IMAGE="${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}" \
+		sh tests/image/first_run.sh
 fi
 
 if [ -n "$failed" ]; then

@@ -29,6 +29,7 @@ why() { printf '%s\n' "$*" >"$T/why"; }
 # It records every run/build call's arguments, one per line, in $FAKE_DIR/args (and the engine's
 # name first), appends queries (version, image, network) to $FAKE_DIR/queries, and answers:
 #   FAKE_VERSION_RC  exit status of `version`/`info`  (default 0)
+#   FAKE_DOCKER_DOWN when set, docker's `version`/`info` fail as a client without a daemon does
 #   FAKE_IMAGES      the images `image inspect NAME` finds, space-separated
 #                    (default: localhost/cli-sandbox:latest)
 #   FAKE_IMAGE_RC    when set, the exit status of every `image inspect`, whatever the name
@@ -41,7 +42,13 @@ for a in "$@"; do
 	case $a in run | build | version | info | image | network) sub=$a; break ;; esac
 done
 case $sub in
-version | info) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; exit "${FAKE_VERSION_RC:-0}" ;;
+version | info)
+	printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"
+	if [ "$name" = docker ] && [ -n "${FAKE_DOCKER_DOWN:-}" ]; then
+		echo "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?" >&2
+		exit 1
+	fi
+	exit "${FAKE_VERSION_RC:-0}" ;;
 image)
 	printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"
 	[ -z "${FAKE_IMAGE_RC:-}" ] || exit "$FAKE_IMAGE_RC"
@@ -49,27 +56,60 @@ image)
 	case " $FAKE_IMAGES " in *" $last "*) exit 0 ;; esac
 	exit 1 ;;
 network) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; printf '%s\n' "${FAKE_GATEWAY:-}" ;;
-*) printf '%s\n' "$name" "$@" >"$FAKE_DIR/args" ;;
+*)
+	printf '%s\n' "$name" "$@" >"$FAKE_DIR/args"
+	# What the engine would hand the container for each -e NAME (by name: from its environment).
+	: >"$FAKE_DIR/env"
+	prev=''
+	for a in "$@"; do
+		if [ "$prev" = -e ]; then
+			case $a in *=*) ;; *) printf '%s=%s\n' "$a" "$(printenv "$a")" >>"$FAKE_DIR/env" ;; esac
+		fi
+		prev=$a
+	done ;;
 esac
 EOF
 cp "$T/bin/docker" "$T/bin/podman"
-chmod +x "$T/bin/docker" "$T/bin/podman"
+# A fake id: the script sees the person FAKE_UID:FAKE_GID (default 1000:1000, a typical first
+# user) whoever runs the tests; FAKE_UID=real asks the real id.
+real_id=$(command -v id)
+cat >"$T/bin/id" <<EOF
+#!/bin/sh
+[ "\${FAKE_UID:-1000}" != real ] || exec "$real_id" "\$@"
+case \$1 in
+-u) echo "\${FAKE_UID:-1000}" ;;
+-g) echo "\${FAKE_GID:-\${FAKE_UID:-1000}}" ;;
+*) exec "$real_id" "\$@" ;;
+esac
+EOF
+chmod +x "$T/bin/docker" "$T/bin/podman" "$T/bin/id"
 
 export HOME="$T/home" CLI_SANDBOX_HOME="$T/conf" FAKE_DIR="$T/fake" GIT_CONFIG_NOSYSTEM=1
 unset CLI_SANDBOX_ENGINE CLI_SANDBOX_IMAGE CLI_SANDBOX_HOST_ADDRESS CLI_SANDBOX_DOCKER_SOCKET \
-	CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE_GLOBAL_ARGS DOCKER_HOST GIT_CONFIG_GLOBAL \
-	FAKE_VERSION_RC FAKE_IMAGE_RC FAKE_GATEWAY CLI_SANDBOX_PIDS_LIMIT CLI_SANDBOX_TMP_SIZE
+	CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE_GLOBAL_ARGS DOCKER_HOST DOCKER_CONTEXT DOCKER_CONFIG GIT_CONFIG_GLOBAL \
+	FAKE_VERSION_RC FAKE_IMAGE_RC FAKE_GATEWAY FAKE_DOCKER_DOWN FAKE_UID FAKE_GID \
+	ANTHROPIC_AUTH_TOKEN CODEX_API_KEY GEMINI_API_KEY GOOGLE_API_KEY \
+	CLI_SANDBOX_PIDS_LIMIT CLI_SANDBOX_TMP_SIZE
 # The limits that depend on this machine, fixed here so that the exact arguments below do not;
 # the section "limits" tests the defaults themselves.
 export CLI_SANDBOX_MEMORY=2g CLI_SANDBOX_CPUS=1 CLI_SANDBOX_NOFILE=4096
 PATH="$T/bin:$PATH"
 FAKE_IMAGES=localhost/cli-sandbox:latest
 export PATH FAKE_IMAGES
+# A socket where the docker daemon would listen: without one, docker is not even asked.
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/docker.sock" || exit 1
+DOCKER_HOST=unix://$T/docker.sock
+export DOCKER_HOST
+# The person's keys, exported in their shell: they must reach the engine by name only.
+ANTHROPIC_API_KEY=sk-ant-host-test-secret-value OPENAI_API_KEY=sk-openai-host-test-secret-value
+export ANTHROPIC_API_KEY OPENAI_API_KEY
 
 # A workspace whose path has spaces, both quotes, a dollar and a backslash.
 WS="$T/my proj 'it''s\" \$HOME \\x"
 mkdir -p "$WS" "$T/plain" || exit 1
 WS=$(cd -P -- "$WS" && pwd -P)
+# Writable by the sandbox user, whoever it is (doctor tests the workspace as that uid).
+chmod 777 "$WS" "$T/plain"
 git config --global user.name "Ada O'Lovelace"
 git config --global user.email ada@example.org
 
@@ -129,10 +169,14 @@ COMMON='--rm
 --cap-add=SETGID
 --cap-add=SETPCAP
 --security-opt=no-new-privileges
+-e
+CLI_SANDBOX_USER=1000:1000
 -v
 '"$WS"':/workspace
 -w
 /workspace'
+# podman run by a person (rootless): their uid:gid is the container's node.
+COMMON_P=$(printf '%s\n' "$COMMON" | sed '/^-e$/{N;s/^-e\nCLI_SANDBOX_USER=1000:1000$/--userns=keep-id:uid=1000,gid=1000/;}')
 GIT_ENV='-e
 GIT_AUTHOR_NAME=Ada O'"'"'Lovelace
 -e
@@ -168,11 +212,11 @@ for w in --managed --interactive --allow --allow-host-network --endpoint --works
 done
 t "--help lists every option, command and variable" [ -z "$missing" ]
 cs --bogus --interactive
-t "an unknown option is refused and points at --" failed_with "after --"
+t "an unknown option is refused and says options go before the CLI's name" failed_with "before the CLI's name"
 t "... and the engine does not run" not_run
 cs --interactive frobnicate
 t "an unknown command is refused" failed_with "frobnicate"
-cs --interactive claude codex
+cs --interactive --cli claude codex
 t "two CLIs are refused" failed_with "choose one CLI"
 cs --managed http://192.0.2.1:4000 --interactive
 t "--managed with --interactive is refused" failed_with "exclude each other"
@@ -182,48 +226,67 @@ cs --interactive --json
 t "--json outside doctor is refused" failed_with "doctor only"
 
 # ---------------------------------------------------------------- profiles and CLIs
+CRED_CLAUDE='-e
+ANTHROPIC_API_KEY'
+CRED_CODEX='-e
+OPENAI_API_KEY'
+CRED_PI='-e
+ANTHROPIC_API_KEY
+-e
+OPENAI_API_KEY'
 cs --managed http://192.0.2.1:4000/v1
 t "managed claude (the default CLI): exact docker arguments" expect docker run "$LIM" "$COMMON" \
 	-v "$HOME/.claude:/home/node/.claude" \
 	-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000/v1 \
-	"$GIT_ENV" localhost/cli-sandbox:latest -- claude
+	"$CRED_CLAUDE" "$GIT_ENV" localhost/cli-sandbox:latest -- claude
 t "the settings folder ~/.claude is created" [ -d "$HOME/.claude" ]
-if [ "$(id -u)" = 0 ]; then
-	t "run as root, the folder it creates belongs to the container's uid 1000" [ "$(stat -c %u:%g "$HOME/.claude")" = 1000:1000 ]
-fi
 
 # claude keeps .claude.json in CLAUDE_CONFIG_DIR (~/.claude), so ~/.claude.json is not mounted.
 : >"$HOME/.claude.json"
-cs --engine podman --managed http://192.0.2.1:4000 claude -- -p "it's \"quoted\"" "\$HOME" 'two
+cs --engine podman --managed http://192.0.2.1:4000 claude -p "it's \"quoted\"" "\$HOME" 'two
 lines'
-t "managed claude with CLI args, ~/.claude.json left out: exact podman arguments" expect podman run "$LIM" "$COMMON" \
+t "managed claude with CLI args (no --), ~/.claude.json left out: exact podman arguments" expect podman run "$LIM" "$COMMON_P" \
 	-v "$HOME/.claude:/home/node/.claude" \
 	-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000 \
-	"$GIT_ENV" localhost/cli-sandbox:latest -- claude -p "it's \"quoted\"" "\$HOME" 'two
+	"$CRED_CLAUDE" "$GIT_ENV" localhost/cli-sandbox:latest -- claude -p "it's \"quoted\"" "\$HOME" 'two
 lines'
 rm -f "$HOME/.claude.json"
+cs --managed http://192.0.2.1:4000 claude -- -p hi
+t "a -- right after the CLI's name is dropped" has_arg -p
+t "... the CLI gets exactly its arguments" [ "$(tail -n 3 "$FAKE_DIR/args" | tr '\n' ' ')" = "claude -p hi " ]
+cs --managed http://192.0.2.1:4000 -- -p hi
+t "-- without a CLI's name: the default CLI gets the rest" [ "$(tail -n 3 "$FAKE_DIR/args" | tr '\n' ' ')" = "claude -p hi " ]
+cs --managed http://192.0.2.1:4000 pi -p "hello" --managed x --interactive
+t "pi -p hello: everything after the name is pi's, options included" \
+	[ "$(tail -n 6 "$FAKE_DIR/args" | tr '\n' ' ')" = "pi -p hello --managed x --interactive " ]
+cs --managed http://192.0.2.1:4000 codex exec "fix the test"
+t "codex exec \"fix the test\" without --" [ "$(tail -n 3 "$FAKE_DIR/args" | tr '\n' ' ')" = "codex exec fix the test " ]
 
-cs --interactive codex --allow api.example.com --allow 198.51.100.7:8443 --allow-host-network
+cs --interactive --allow api.example.com --allow 198.51.100.7:8443 --allow-host-network codex
 t "interactive codex with --allow and --allow-host-network: exact arguments" expect docker run "$LIM" "$COMMON" \
 	-v "$HOME/.codex:/home/node/.codex" \
 	-e CLI_SANDBOX_EGRESS_PROFILE=interactive -e CLI_SANDBOX_ALLOW=api.example.com,198.51.100.7:8443 \
-	-e CLI_SANDBOX_ALLOW_HOST_NETWORK=true "$GIT_ENV" localhost/cli-sandbox:latest -- codex
+	-e CLI_SANDBOX_ALLOW_HOST_NETWORK=true "$CRED_CODEX" "$GIT_ENV" localhost/cli-sandbox:latest -- codex
 t "the settings folder ~/.codex is created" [ -d "$HOME/.codex" ]
 
-cs --interactive --image=my/img:1 pi --managed=http://192.0.2.9
+cs --interactive --image=my/img:1 --managed=http://192.0.2.9 pi
 t "--managed=URL is read as --managed URL (and clashes with --interactive)" failed_with "exclude each other"
-cs --image=my/img:1 pi --interactive --endpoint=none
+cs --image=my/img:1 --interactive --endpoint=none pi
 t "--endpoint with an unknown name is refused" failed_with "no endpoint named 'none'"
 cs --image=my/img:1 --interactive pi
-t "interactive pi with --image=NAME: exact arguments (no model URL)" expect docker run "$LIM" "$COMMON" \
+t "interactive pi with --image=NAME: exact arguments (no model URL; pi's providers' keys)" expect docker run "$LIM" "$COMMON" \
 	-v "$HOME/.pi:/home/node/.pi" -e CLI_SANDBOX_EGRESS_PROFILE=interactive \
-	"$GIT_ENV" my/img:1 -- pi
+	"$CRED_PI" "$GIT_ENV" my/img:1 -- pi
 t "the settings folder ~/.pi is created" [ -d "$HOME/.pi" ]
 
 CLI_SANDBOX_IMAGE=env/img CLI_SANDBOX_ENGINE=podman cs --interactive
-t "CLI_SANDBOX_IMAGE and CLI_SANDBOX_ENGINE are honoured" expect podman run "$LIM" "$COMMON" \
+t "CLI_SANDBOX_IMAGE and CLI_SANDBOX_ENGINE are honoured" expect podman run "$LIM" "$COMMON_P" \
 	-v "$HOME/.claude:/home/node/.claude" -e CLI_SANDBOX_EGRESS_PROFILE=interactive \
-	"$GIT_ENV" env/img -- claude
+	"$CRED_CLAUDE" "$GIT_ENV" env/img -- claude
+cs --managed http://192.0.2.1:4000 --allow-userns codex
+t "--allow-userns passes CLI_SANDBOX_ALLOW_USERNS=true" has_arg CLI_SANDBOX_ALLOW_USERNS=true
+cs --managed http://192.0.2.1:4000 codex
+t "... and without it, nothing" lacks_arg CLI_SANDBOX_ALLOW_USERNS
 
 cs --managed http://192.0.2.1:4000 --allow x.example.com
 t "--allow in the managed profile is refused" failed_with "--allow needs --interactive"
@@ -248,9 +311,9 @@ t "... and the global e-mail is still passed" has_arg "GIT_COMMITTER_EMAIL=ada@e
 CLI_SANDBOX_ENGINE_ARGS='--runtime-flag --ulimit nofile=1024:1024' \
 	CLI_SANDBOX_ENGINE_GLOBAL_ARGS='--runtime runc' cs --engine podman --interactive
 t "CLI_SANDBOX_ENGINE_GLOBAL_ARGS go before run, CLI_SANDBOX_ENGINE_ARGS right after it" \
-	expect podman --runtime runc run "$LIM" --runtime-flag --ulimit nofile=1024:1024 "$COMMON" \
+	expect podman --runtime runc run "$LIM" --runtime-flag --ulimit nofile=1024:1024 "$COMMON_P" \
 	-v "$HOME/.claude:/home/node/.claude" -e CLI_SANDBOX_EGRESS_PROFILE=interactive \
-	"$GIT_ENV" localhost/cli-sandbox:latest -- claude
+	"$CRED_CLAUDE" "$GIT_ENV" localhost/cli-sandbox:latest -- claude
 
 # ---------------------------------------------------------------- terminal
 cs --interactive
@@ -358,29 +421,27 @@ t "CLI_SANDBOX_HOST_ADDRESS overrides the discovery" has_arg "TASK_AGENT_MODEL_B
 cs --managed http://localhost:11434
 t "no gateway known: refused with the fix" failed_with "CLI_SANDBOX_HOST_ADDRESS"
 t "... and the engine does not run" not_run
+FAKE_UID=0 FAKE_GATEWAY=10.88.0.1 cs --engine podman --managed http://localhost:11434
+t "podman (rootful): localhost becomes the podman network's gateway" has_arg "TASK_AGENT_MODEL_BASE_URL=http://10.88.0.1:11434"
+t "podman: the gateway comes from 'network inspect podman'" grep -qx podman "$FAKE_DIR/queries"
 FAKE_GATEWAY=10.88.0.1 cs --engine podman --managed http://localhost:11434
-if [ "$(id -u)" = 0 ]; then
-	t "podman (rootful): localhost becomes the podman network's gateway" has_arg "TASK_AGENT_MODEL_BASE_URL=http://10.88.0.1:11434"
-	t "podman: the gateway comes from 'network inspect podman'" grep -qx podman "$FAKE_DIR/queries"
-else
-	t "podman (rootless): refused, asking for CLI_SANDBOX_HOST_ADDRESS" failed_with "CLI_SANDBOX_HOST_ADDRESS"
-fi
+t "podman (rootless): refused, asking for CLI_SANDBOX_HOST_ADDRESS" failed_with "CLI_SANDBOX_HOST_ADDRESS"
 
 # ---------------------------------------------------------------- --docker-socket
 : >"$T/sock"
-sock_gid=$(id -g)
-if [ "$(id -u)" = 0 ]; then chgrp 4242 "$T/sock" && sock_gid=4242; fi
+sock_gid=$("$real_id" -g)
+if [ "$("$real_id" -u)" = 0 ]; then chgrp 4242 "$T/sock" && sock_gid=4242; fi
 CLI_SANDBOX_DOCKER_SOCKET=$T/sock cs --interactive --docker-socket
 t "--docker-socket mounts the socket at /var/run/docker.sock" has_arg "$T/sock:/var/run/docker.sock"
 t "--docker-socket adds the socket's group" expect docker run "$LIM" "$COMMON" \
 	-v "$HOME/.claude:/home/node/.claude" -v "$T/sock:/var/run/docker.sock" --group-add "$sock_gid" \
-	-e CLI_SANDBOX_EGRESS_PROFILE=interactive "$GIT_ENV" localhost/cli-sandbox:latest -- claude
+	-e CLI_SANDBOX_EGRESS_PROFILE=interactive "$CRED_CLAUDE" "$GIT_ENV" localhost/cli-sandbox:latest -- claude
 t "--docker-socket warns that the agent controls the host's engine" err_has "full control of the host's docker"
 mkdir -p "$T/nostat"
 printf '#!/bin/sh\nexit 1\n' >"$T/nostat/stat" && chmod +x "$T/nostat/stat"
 PATH="$T/nostat:$PATH" CLI_SANDBOX_DOCKER_SOCKET=$T/sock cs --interactive --docker-socket
 t "without a working stat, the group comes from ls -n" has_arg "$sock_gid"
-if [ "$(id -u)" = 0 ]; then
+if [ "$("$real_id" -u)" = 0 ]; then
 	chgrp 0 "$T/sock"
 	CLI_SANDBOX_DOCKER_SOCKET=$T/sock cs --interactive --docker-socket
 	t "a socket of group 0: warned that the sandbox drops that group" err_has "belongs to group 0"
@@ -395,11 +456,11 @@ cs --interactive
 t "no --docker-socket: no socket, no group" lacks_arg "docker.sock"
 DOCKER_HOST=tcp://192.0.2.1:2375 cs --interactive --docker-socket
 t "DOCKER_HOST that is not a unix socket is refused" failed_with "not a unix socket"
-DOCKER_HOST=unix://$T/sock cs --interactive --docker-socket
+DOCKER_HOST=unix://$T/sock cs --engine docker --interactive --docker-socket
 t "DOCKER_HOST=unix://PATH is the socket" has_arg "$T/sock:/var/run/docker.sock"
 
 # ---------------------------------------------------------------- --dry-run
-cs --dry-run --managed http://192.0.2.1:4000 codex -- "it's" "a \"b\" \$c \\d" 'two
+cs --dry-run --managed http://192.0.2.1:4000 codex "it's" "a \"b\" \$c \\d" 'two
 lines'
 cp "$T/out" "$T/dry"
 t "--dry-run does not run the engine" not_run
@@ -408,7 +469,7 @@ t "--dry-run: the next lines are single-quoted, e.g. \"  'run' \\\"" [ "$(sed -n
 t "--dry-run: the last line has no backslash" [ "$(tail -n 1 "$T/dry")" = "lines'" ]
 (cd "$T/plain" && sh <"$T/dry")
 cp "$FAKE_DIR/args" "$T/dry-args"
-cs --managed http://192.0.2.1:4000 codex -- "it's" "a \"b\" \$c \\d" 'two
+cs --managed http://192.0.2.1:4000 codex "it's" "a \"b\" \$c \\d" 'two
 lines'
 t "--dry-run output pasted into sh runs the engine with exactly the same arguments" \
 	cmp -s "$T/dry-args" "$FAKE_DIR/args"
@@ -431,7 +492,7 @@ FAKE_IMAGES='localhost/cli-sandbox:claude' cs --managed http://192.0.2.1:4000
 t "the default CLI (claude) with only its own image: exact arguments" expect docker run "$LIM" "$COMMON" \
 	-v "$HOME/.claude:/home/node/.claude" \
 	-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000 \
-	"$GIT_ENV" localhost/cli-sandbox:claude -- claude
+	"$CRED_CLAUDE" "$GIT_ENV" localhost/cli-sandbox:claude -- claude
 FAKE_IMAGES='localhost/cli-sandbox:pi' cs --engine podman --interactive pi
 t "podman: pi's own image runs" image_is localhost/cli-sandbox:pi
 FAKE_IMAGES='my/img:pi' cs --image my/img --interactive pi
@@ -442,7 +503,7 @@ FAKE_IMAGES='reg.example:5000/team/cs:codex' cs --image reg.example:5000/team/cs
 t "a registry host:port is not taken for a tag" image_is reg.example:5000/team/cs:codex
 FAKE_IMAGES='my/img:1 my/img:pi' cs --image my/img:1 --interactive pi
 t "--image with another tag runs exactly that image" image_is my/img:1
-t "... without asking the engine for another" [ ! -f "$FAKE_DIR/queries" ]
+t "... without asking the engine for another" not_asked image
 cs --image 'my/img@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef' --interactive pi
 t "--image with a digest runs exactly that image" image_is 'my/img@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef'
 FAKE_IMAGES='localhost/cli-sandbox:codex' cs --dry-run --interactive codex
@@ -472,7 +533,7 @@ for tool in sh cat awk mkdir mv rm id ls git dirname readlink tail grep stty sed
 done
 cp "$T/bin/podman" "$T/only-podman/" && cp "$T/bin/docker" "$T/only-docker/"
 PATH="$T/min" cs --interactive
-t "no engine installed: refused" failed_with "neither docker nor podman"
+t "no engine installed: one line naming both" failed_with "docker is not installed and podman is not installed"
 PATH="$T/only-podman:$T/min" cs --interactive
 t "only podman installed: podman is used" has_arg podman
 PATH="$T/only-podman:$T/min" cs --interactive --engine docker
@@ -515,8 +576,8 @@ cs doctor --json --managed "http://127.0.0.1:$port/v1"
 t "doctor --json, all good: exit 0" rc_is 0
 t "doctor --json, all good: valid JSON" json_ok
 t "doctor --json, all good: ok is true" jq_is 'j["ok"]' True
-t "doctor --json: checks engine, image, endpoint, workspace, limits" jq_is '[x["name"] for x in j["checks"]]' "['engine', 'image', 'endpoint', 'workspace', 'limits']"
-t "doctor --json: the workspace detail survives quotes and backslashes" jq_is 'c["workspace"]["detail"] == ws' True
+t "doctor --json: checks engine, image, endpoint, credential, workspace, ownership, limits" jq_is '[x["name"] for x in j["checks"]]' "['engine', 'image', 'endpoint', 'credential', 'workspace', 'ownership', 'limits']"
+t "doctor --json: the workspace detail survives quotes and backslashes" jq_is 'c["workspace"]["detail"].startswith(ws + " is writable by the sandbox user")' True
 FAKE_IMAGE_RC=1 cs doctor --json --managed "http://127.0.0.1:$port"
 t "doctor --json without the image: exit non-zero" [ "$rc" -ne 0 ]
 t "doctor --json without the image: valid JSON" json_ok
@@ -530,7 +591,7 @@ t "doctor (text) without the image: exit non-zero" [ "$rc" -ne 0 ]
 t "doctor (text): the failure and its fix are printed" grep -q '^FAIL image: .*' "$T/out"
 t "doctor (text): a 'fix:' line follows" grep -q '^ *fix: build it: host/cli-sandbox build' "$T/out"
 t "doctor (text): passing checks say ok" grep -q '^ok   engine: docker answers' "$T/out"
-FAKE_IMAGES=localhost/cli-sandbox:codex cs codex doctor --json --managed "http://127.0.0.1:$port"
+FAKE_IMAGES=localhost/cli-sandbox:codex cs doctor codex --json --managed "http://127.0.0.1:$port"
 t "doctor for codex with only codex's own image: the image check passes and names it" \
 	jq_is '(c["image"]["ok"], c["image"]["detail"])' "(True, \"localhost/cli-sandbox:codex is present (codex's own image)\")"
 FAKE_IMAGES=localhost/cli-sandbox:codex cs doctor --json --managed "http://127.0.0.1:$port"
@@ -593,6 +654,173 @@ PATH="$T/min" cs doctor --json --interactive
 t "doctor with no engine at all: reported, not a crash" jq_is '(j["ok"], c["engine"]["ok"])' "(False, False)"
 unset FAKE_GATEWAY
 
+# ---------------------------------------------------------------- credentials
+KEY_A=$ANTHROPIC_API_KEY KEY_O=$OPENAI_API_KEY
+# no_key_anywhere FILE...: neither key's value is in the files.
+no_key_anywhere() {
+	for _f in "$@"; do
+		! grep -qF -e "$KEY_A" -e "$KEY_O" -e sk-host-key-env-secret "$_f" 2>/dev/null || { why "a key's value is in $_f"; return 1; }
+	done
+}
+env_is() { grep -qxF -- "$1" "$FAKE_DIR/env" 2>/dev/null || { why "the engine's environment lacks '$1': $(sed 's/=.*/=.../' "$FAKE_DIR/env" 2>/dev/null)"; return 1; }; }
+cs --managed http://192.0.2.1:4000 claude
+t "claude: ANTHROPIC_API_KEY passed by name (-e NAME)" has_arg ANTHROPIC_API_KEY
+t "... its value reaches the engine's environment" env_is "ANTHROPIC_API_KEY=$KEY_A"
+t "... and is in no argument" no_key_anywhere "$FAKE_DIR/args"
+cs --dry-run --managed http://192.0.2.1:4000 pi
+t "--dry-run: no key's value in its output" no_key_anywhere "$T/out"
+t "--dry-run: pi gets both provider variables by name" sh -c "grep -qxF \"  '-e' \\\\\" '$T/out' && grep -qxF \"  'OPENAI_API_KEY' \\\\\" '$T/out'"
+ANTHROPIC_API_KEY='' ANTHROPIC_AUTH_TOKEN=tok-secret cs --managed http://192.0.2.1:4000 claude
+t "claude with ANTHROPIC_AUTH_TOKEN only: that one by name, an empty ANTHROPIC_API_KEY not" \
+	sh -c "grep -qx ANTHROPIC_AUTH_TOKEN '$FAKE_DIR/args' && ! grep -qx ANTHROPIC_API_KEY '$FAKE_DIR/args'"
+OPENAI_API_KEY='' CODEX_API_KEY=cx-secret cs --managed http://192.0.2.1:4000 codex
+t "codex with CODEX_API_KEY only: passed by name" has_arg CODEX_API_KEY
+ANTHROPIC_API_KEY='' OPENAI_API_KEY='' GOOGLE_API_KEY=g-secret cs --managed http://192.0.2.1:4000 gemini
+t "gemini: GOOGLE_API_KEY passed by name, state in ~/.gemini" sh -c "grep -qx GOOGLE_API_KEY '$FAKE_DIR/args' && grep -qxF '$HOME/.gemini:/home/node/.gemini' '$FAKE_DIR/args'"
+ANTHROPIC_API_KEY='' OPENAI_API_KEY='' cs --managed http://192.0.2.1:4000 claude
+t "managed claude without any credential: refused before anything starts, naming the variable" failed_with "export ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)"
+t "... and the engine does not run" not_run
+ANTHROPIC_API_KEY='' OPENAI_API_KEY='' cs --managed http://192.0.2.1:4000 pi -p hello
+t "managed pi without any credential: refused, naming ANTHROPIC_API_KEY" failed_with "export ANTHROPIC_API_KEY (or another of pi's provider variables"
+ANTHROPIC_API_KEY='' OPENAI_API_KEY='' cs --interactive claude
+t "interactive claude without a credential: a warning (its own login may work), and it runs" \
+	sh -c "grep -q 'warning: no credential for claude' '$T/err' && [ -f '$FAKE_DIR/args' ]"
+mkdir -p "$HOME/.codex" && printf '{}' >"$HOME/.codex/auth.json"
+ANTHROPIC_API_KEY='' OPENAI_API_KEY='' cs --managed http://192.0.2.1:4000 codex
+t "codex with a login in ~/.codex/auth.json and no key: runs, no -e key" sh -c "[ -f '$FAKE_DIR/args' ] && ! grep -qx OPENAI_API_KEY '$FAKE_DIR/args'"
+rm -f "$HOME/.codex/auth.json"
+
+# endpoints add NAME URL --key-env VAR
+cs endpoints add keyed http://192.0.2.5:4000 --key-env MY_GW_KEY
+t "endpoints add --key-env: accepted" rc_is 0
+t "... the line is 'NAME URL key-env=VAR'" grep -qxF "keyed http://192.0.2.5:4000 key-env=MY_GW_KEY" "$CLI_SANDBOX_HOME/endpoints"
+cs endpoints list
+t "... endpoints list shows it" grep -qxF "  keyed http://192.0.2.5:4000 key-env=MY_GW_KEY" "$T/out"
+cs endpoints add bad http://192.0.2.5:4000 --key-env 1BAD
+t "--key-env with a bad variable name is refused" failed_with "bad variable name"
+cs endpoints add bad http://192.0.2.5:4000 --frob x
+t "an unknown endpoints add option is refused" failed_with "unknown endpoints add option"
+printf 'future http://192.0.2.6:1 type=openai model=m key-env=FUT_KEY\n' >>"$CLI_SANDBOX_HOME/endpoints"
+cs endpoints add other http://192.0.2.7:1
+t "a line with attributes this script does not know survives another add" grep -qxF "future http://192.0.2.6:1 type=openai model=m key-env=FUT_KEY" "$CLI_SANDBOX_HOME/endpoints"
+ANTHROPIC_API_KEY='' MY_GW_KEY=sk-host-key-env-secret cs --endpoint keyed claude
+t "an endpoint's key-env feeds the CLI's first variable, by name" env_is "ANTHROPIC_API_KEY=sk-host-key-env-secret"
+t "... its value in no argument" no_key_anywhere "$FAKE_DIR/args"
+ANTHROPIC_API_KEY='' OPENAI_API_KEY='' MY_GW_KEY=sk-host-key-env-secret cs --endpoint keyed --dry-run codex
+t "... and not in --dry-run" no_key_anywhere "$T/out"
+t "... codex gets it as OPENAI_API_KEY" grep -qxF "  'OPENAI_API_KEY' \\" "$T/out"
+FUT_KEY=sk-host-key-env-secret cs --endpoint future claude
+t "key-env found among other attributes" env_is "ANTHROPIC_API_KEY=sk-host-key-env-secret"
+cs --endpoint keyed claude
+t "key-env naming an unset variable: refused, naming it" failed_with "takes its key from MY_GW_KEY, which is not set"
+cs endpoints rm keyed; cs endpoints rm future; cs endpoints rm other
+
+# ---------------------------------------------------------------- who owns what
+# snapshot DIR: every path under DIR with its owner, group and mode.
+snapshot() { find "$1" -exec stat -c '%n %u:%g %a' {} + 2>/dev/null | sort; }
+FRESH=$T/fresh-home
+mkdir -p "$FRESH/.codex" && printf '{"auth_mode":"apikey"}' >"$FRESH/.codex/auth.json" && chmod 600 "$FRESH/.codex/auth.json"
+snapshot "$FRESH" >"$T/snap-before"
+for u in 0 1000 1234; do
+	for e in docker podman; do
+		HOME=$FRESH CLI_SANDBOX_HOME=$FRESH/.config/cli-sandbox FAKE_UID=$u cs --dry-run --engine $e --managed http://192.0.2.1:4000 codex
+	done
+done
+snapshot "$FRESH" >"$T/snap-after"
+t "--dry-run (as root, uid 1000, uid 1234; docker and podman) creates and changes nothing under the home" cmp -s "$T/snap-before" "$T/snap-after"
+HOME=$FRESH CLI_SANDBOX_HOME=$FRESH/.config/cli-sandbox FAKE_UID=0 cs --engine docker --managed http://192.0.2.1:4000 codex
+t "as root: codex's state is a folder made for the sandbox under CLI_SANDBOX_HOME" \
+	has_arg "$FRESH/.config/cli-sandbox/state/codex:/home/node/.codex"
+t "as root: no CLI_SANDBOX_USER (the image's node, never root)" lacks_arg CLI_SANDBOX_USER
+t "as root: root's own ~/.codex is not mounted" lacks_arg "$FRESH/.codex:"
+if [ "$("$real_id" -u)" = 0 ]; then
+	t "as root: the folder made for the sandbox belongs to uid 1000, mode 700" \
+		[ "$(stat -c '%u:%g %a' "$FRESH/.config/cli-sandbox/state/codex")" = "1000:1000 700" ]
+fi
+HOME=$FRESH CLI_SANDBOX_HOME=$FRESH/.config/cli-sandbox FAKE_UID=1000 cs --engine podman --managed http://192.0.2.1:4000 codex
+HOME=$FRESH CLI_SANDBOX_HOME=$FRESH/.config/cli-sandbox FAKE_UID=1000 cs --engine docker --managed http://192.0.2.1:4000 codex
+snapshot "$FRESH" | grep -v "/.config" >"$T/snap-after"
+t "after runs as root and as the person, every file of the home keeps owner and mode (~/.codex/auth.json 600 included)" \
+	cmp -s "$T/snap-before" "$T/snap-after"
+FAKE_UID=1234 FAKE_GID=100 cs --engine docker --managed http://192.0.2.1:4000 codex
+t "dockerd as uid 1234:100: the sandbox user is 1234:100" has_arg CLI_SANDBOX_USER=1234:100
+t "... and CODEX_HOME names the mount (uid 1234 has no home in the image)" has_arg CODEX_HOME=/home/node/.codex
+t "... the person's own ~/.codex is mounted" has_arg "$HOME/.codex:/home/node/.codex"
+FAKE_UID=1234 cs --engine docker --managed http://192.0.2.1:4000 pi
+t "dockerd as uid 1234: PI_CODING_AGENT_DIR names pi's part of the mount" has_arg PI_CODING_AGENT_DIR=/home/node/.pi/agent
+FAKE_UID=1234 cs --engine podman --managed http://192.0.2.1:4000 codex
+t "rootless podman as uid 1234: --userns=keep-id:uid=1000,gid=1000" has_arg --userns=keep-id:uid=1000,gid=1000
+t "... no CLI_SANDBOX_USER, no CODEX_HOME" sh -c "! grep -q 'CLI_SANDBOX_USER\|CODEX_HOME' '$FAKE_DIR/args'"
+
+# ---------------------------------------------------------------- engine choice by answer
+FAKE_DOCKER_DOWN=1 cs --managed http://192.0.2.1:4000 claude
+t "a docker client whose daemon does not answer: podman is used" sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = podman ]"
+t "... docker was asked, cheaply (version)" grep -qx version "$FAKE_DIR/queries"
+cs --managed http://192.0.2.1:4000 claude
+t "docker's daemon answers: docker is used" sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = docker ]"
+DOCKER_HOST=unix://$T/no-such.sock cs --managed http://192.0.2.1:4000 claude
+t "no socket where DOCKER_HOST says: podman, and docker's client is not even started" \
+	sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = podman ] && ! grep -qx docker '$FAKE_DIR/queries'"
+DOCKER_HOST='' DOCKER_CONFIG=$T/dockercfg cs --managed http://192.0.2.1:4000 claude
+if [ ! -S /var/run/docker.sock ]; then
+	t "no DOCKER_HOST, no context, no /var/run/docker.sock: podman without asking docker" \
+		sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = podman ] && ! grep -qx docker '$FAKE_DIR/queries'"
+fi
+mkdir -p "$T/dockercfg" && printf '{"currentContext": "desktop-linux"}\n' >"$T/dockercfg/config.json"
+DOCKER_HOST='' DOCKER_CONFIG=$T/dockercfg cs --managed http://192.0.2.1:4000 claude
+t "a docker context in the config: docker's client is asked" grep -qx docker "$FAKE_DIR/queries"
+FAKE_DOCKER_DOWN=1 cs --engine docker --managed http://192.0.2.1:4000 claude
+t "--engine docker is kept even when its daemon does not answer" sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = docker ]"
+FAKE_DOCKER_DOWN=1 PATH="$T/only-docker:$T/min" cs --managed http://192.0.2.1:4000 claude
+t "docker not answering and no podman: one line naming both and how to start each" \
+	failed_with "docker's daemon does not answer (Cannot connect to the Docker daemon"
+t "... the line says how to get podman" err_has "install podman"
+t "... and nothing runs" not_run
+
+# ---------------------------------------------------------------- shell
+# shellcheck disable=SC2016  # the $HOME is bash's, inside the sandbox
+cs --managed http://192.0.2.1:4000 shell -- -c 'id -u; echo "$HOME"'
+# shellcheck disable=SC2016
+t "shell -- ARGS: bash ARGS as the init's command" [ "$(tail -n 4 "$FAKE_DIR/args" | tr '\n' '|')" = '--|bash|-c|id -u; echo "$HOME"|' ]
+t "... in the same sandbox: the CLI's state, credentials, profile" sh -c "grep -qxF '$HOME/.claude:/home/node/.claude' '$FAKE_DIR/args' && grep -qx ANTHROPIC_API_KEY '$FAKE_DIR/args' && grep -qx CLI_SANDBOX_EGRESS_PROFILE=managed '$FAKE_DIR/args' && grep -qx -e --cap-drop=ALL '$FAKE_DIR/args'"
+cs --managed http://192.0.2.1:4000 shell -w "$T/plain" --cli codex
+t "shell -w DIR --cli codex: DIR at /workspace, codex's state, bash alone" \
+	sh -c "grep -qxF '$T/plain:/workspace' '$FAKE_DIR/args' && grep -qxF '$HOME/.codex:/home/node/.codex' '$FAKE_DIR/args' && [ \"\$(tail -n 2 '$FAKE_DIR/args' | tr '\n' ' ')\" = '-- bash ' ]"
+ANTHROPIC_API_KEY='' OPENAI_API_KEY='' cs --managed http://192.0.2.1:4000 shell -- -c true
+t "shell without a credential: a warning, and it runs" sh -c "grep -q 'warning: no credential' '$T/err' && [ -f '$FAKE_DIR/args' ]"
+cs shell --frob
+t "shell with an unknown argument is refused" failed_with "unknown shell argument"
+
+# ---------------------------------------------------------------- doctor: what breaks a run
+mkdir -p "$T/ro-ws" && chmod 755 "$T/ro-ws"
+cs doctor --json --interactive --workspace "$T/ro-ws"
+t "doctor --json (as uid 1000): a workspace the sandbox user cannot write fails, with a fix" \
+	jq_is '(j["ok"], c["workspace"]["ok"], "not writable by the sandbox user, uid 1000:1000" in c["workspace"]["detail"], "uid 1000" in c["workspace"]["fix"])' "(False, False, True, True)"
+if [ "$("$real_id" -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	FAKE_UID=0 cs doctor --json --interactive --workspace "$T/ro-ws"
+	t "doctor --json as root: tested as uid 1000 with setpriv, a root-owned 755 workspace fails" \
+		jq_is '(c["workspace"]["ok"], "setpriv" in c["workspace"]["detail"])' "(False, True)"
+	chmod 777 "$T/ro-ws"
+	FAKE_UID=0 cs doctor --json --interactive --workspace "$T/ro-ws"
+	t "doctor --json as root: the same folder made writable for uid 1000 passes (its parents do not count)" \
+		jq_is 'c["workspace"]["ok"]' True
+	t "doctor --json as root: ownership says the agent's files belong to uid 1000" \
+		jq_is '(c["ownership"]["ok"], "belong to uid 1000" in c["ownership"]["detail"])' "(True, True)"
+fi
+ANTHROPIC_API_KEY='' OPENAI_API_KEY='' cs doctor --json --interactive
+t "doctor --json: a missing credential fails, naming the variable" \
+	jq_is '(j["ok"], c["credential"]["ok"], "ANTHROPIC_API_KEY" in c["credential"]["fix"])' "(False, False, True)"
+cs doctor --json --interactive pi
+t "doctor --json: a credential that is there is named, its value never printed" \
+	jq_is '(c["credential"]["ok"], "ANTHROPIC_API_KEY OPENAI_API_KEY" in c["credential"]["detail"])' "(True, True)"
+t "... no key's value in doctor's output" no_key_anywhere "$T/out"
+FAKE_DOCKER_DOWN=1 cs doctor --json --interactive
+t "doctor: docker not answering, podman chosen, and it says why" \
+	jq_is '(c["engine"]["ok"], c["engine"]["detail"])' "(True, \"podman answers (docker's daemon does not answer (Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?), so podman (it needs no daemon))\")"
+FAKE_DOCKER_DOWN=1 PATH="$T/only-docker:$T/min" cs doctor --json --interactive
+t "doctor: neither engine answers: the engine check fails with the one line and how to start each" \
+	jq_is '(c["engine"]["ok"], "podman is not installed" in c["engine"]["detail"], "systemctl start docker" in c["engine"]["fix"])' "(False, True, True)"
+
 # ---------------------------------------------------------------- limits
 # The defaults, from this machine: half its memory (at most 8 GiB), all CPUs but one (at least
 # one), 65536 open files within this shell's hard limit, /tmp a quarter of the memory (at most 1g).
@@ -614,7 +842,7 @@ t "limits by default: nofile $_nofile, within this shell's hard limit" has_arg "
 t "limits by default: /tmp a tmpfs of ${_tmp}m" has_arg "/tmp:rw,nosuid,nodev,exec,size=${_tmp}m,mode=1777"
 CLI_SANDBOX_PIDS_LIMIT=5000 CLI_SANDBOX_TMP_SIZE=300m cs --interactive pi
 t "CLI_SANDBOX_PIDS_LIMIT and CLI_SANDBOX_TMP_SIZE set their limits" sh -c "grep -A1 -xF -- --pids-limit '$FAKE_DIR/args' | grep -qx 5000 && grep -q 'size=300m,' '$FAKE_DIR/args'"
-CLI_SANDBOX_PIDS_LIMIT=5000 cs --interactive pi --pids-limit 9000 --memory 3G --cpus 0.5 --nofile=2048 --tmp-size 1g
+CLI_SANDBOX_PIDS_LIMIT=5000 cs --interactive --pids-limit 9000 --memory 3G --cpus 0.5 --nofile=2048 --tmp-size 1g pi
 t "the options win over the variables" sh -c "grep -A1 -xF -- --pids-limit '$FAKE_DIR/args' | grep -qx 9000 &&
 	grep -A1 -xF -- --memory '$FAKE_DIR/args' | grep -qx 3072m && grep -A1 -xF -- --cpus '$FAKE_DIR/args' | grep -qx 0.5 &&
 	grep -qx nofile=2048:2048 '$FAKE_DIR/args' && grep -q 'size=1024m,' '$FAKE_DIR/args'"
@@ -644,7 +872,7 @@ for shell in dash bash-posix; do
 	t "$shell: managed claude, exact arguments" expect docker run "$LIM" "$COMMON" \
 		-v "$HOME/.claude:/home/node/.claude" \
 		-e CLI_SANDBOX_EGRESS_PROFILE=managed -e TASK_AGENT_MODEL_BASE_URL=http://192.0.2.1:4000/v1 \
-		"$GIT_ENV" localhost/cli-sandbox:latest -- claude "it's"
+		"$CRED_CLAUDE" "$GIT_ENV" localhost/cli-sandbox:latest -- claude "it's"
 	SH_UNDER_TEST='sh'
 done
 

@@ -358,13 +358,15 @@ ok "-it: the shell ran what was typed and its status (7) came through" \
 
 # --- 8. the host script with real podman ---------------------------------------------------
 # HOME and the script's own state live in $WORK; the container joins the sandbox
-# namespace; the API key is passed like any extra engine option.
+# namespace; the API key is in the environment, as a person exports it (the script passes it
+# by name). Run as root, the sandbox user is uid 1000: the workspace is made writable for it.
 mkdir -p "$WORK/home" "$WORK/ws"
+chown 1000:1000 "$WORK/ws"
 host_script() {
 	env HOME="$WORK/home" CLI_SANDBOX_HOME="$WORK/home/.config/cli-sandbox" \
-		CLI_SANDBOX_ENGINE=podman CLI_SANDBOX_IMAGE="$IMAGE" \
+		CLI_SANDBOX_ENGINE=podman CLI_SANDBOX_IMAGE="$IMAGE" ANTHROPIC_API_KEY=sk-ant-test-not-a-key \
 		CLI_SANDBOX_ENGINE_GLOBAL_ARGS="--runtime runc" \
-		CLI_SANDBOX_ENGINE_ARGS="--ulimit nofile=1024:1024 --ulimit nproc=1000:1000 --network ns:/run/netns/$NS_SBX -e ANTHROPIC_API_KEY=sk-ant-test-not-a-key" \
+		CLI_SANDBOX_ENGINE_ARGS="--ulimit nofile=1024:1024 --ulimit nproc=1000:1000 --network ns:/run/netns/$NS_SBX" \
 		timeout 240 sh "$ROOT/host/cli-sandbox" "$@" </dev/null
 }
 host_script endpoints add gw "$URL" >/dev/null && host_script endpoints use gw >/dev/null
@@ -380,7 +382,7 @@ ok "host script: claude prints the gateway's reply" grep -qF "$REPLY" "$WORK/hos
 # from the root namespace.
 doctor() {
 	ip netns exec "$NS_SBX" env HOME="$WORK/home" CLI_SANDBOX_HOME="$WORK/home/.config/cli-sandbox" \
-		CLI_SANDBOX_ENGINE=podman CLI_SANDBOX_IMAGE="$1" \
+		CLI_SANDBOX_ENGINE=podman CLI_SANDBOX_IMAGE="$1" ANTHROPIC_API_KEY=sk-ant-test-not-a-key \
 		timeout 120 sh "$ROOT/host/cli-sandbox" --workspace "$WORK/ws" doctor --json </dev/null
 }
 doctor "$IMAGE" >"$WORK/doctor-ok.json" 2>"$WORK/doctor-ok.err"

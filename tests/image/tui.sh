@@ -47,6 +47,7 @@ TUI_REPLY="the gateway answers the person at the terminal"
 TUI_GWLOG=$WORK/tui-gateway.log
 TUI_HOME=$WORK/tui-home
 TUI_WS=$WORK/tui-ws
+TUI_STATE=$TUI_HOME/.config/cli-sandbox/state  # run as root: the sandbox's own state folders
 
 # The CLIs to drive (each must be in IMAGE): the all-in-one image's three by
 # default; CLI_SANDBOX_TEST_CLIS=gemini with the gemini image, and so on.
@@ -68,8 +69,9 @@ else
 		--reply "$TUI_REPLY" --log "$TUI_GWLOG" --max-seconds 900 >"$WORK/tui-gw.out" 2>"$WORK/tui-gw.err"
 	topo_wait_tcp "$NS_GW" 192.0.2.1 8090 || ok "the TUI tests' gateway started" false
 
-	# A fresh, empty home: the host script creates the CLI's state folder and,
-	# run as root like here, gives it to the container's uid 1000.
+	# A fresh, empty home: run as root like here, the host script makes the CLI's
+	# state folder for the sandbox under CLI_SANDBOX_HOME (state/CLI) and gives it
+	# to the container's uid 1000; root's own ~/.claude is never used.
 	mkdir -p "$TUI_HOME" "$TUI_WS"
 	chown 1000:1000 "$TUI_WS"
 
@@ -101,7 +103,8 @@ else
 		tmux new-session -d -s "$TUI_TAG-$1" -x 200 -y 50 \
 			"env HOME='$TUI_HOME' CLI_SANDBOX_HOME='$TUI_HOME/.config/cli-sandbox' \
 			CLI_SANDBOX_ENGINE=podman CLI_SANDBOX_IMAGE='$IMAGE' CLI_SANDBOX_ENGINE_GLOBAL_ARGS='--runtime runc' \
-			CLI_SANDBOX_ENGINE_ARGS='--name $TUI_TAG-$1 --ulimit nofile=1024:1024 --ulimit nproc=1000:1000 --network ns:/run/netns/$NS_SBX -e ANTHROPIC_API_KEY=sk-ant-tui-test-not-a-key -e OPENAI_API_KEY=sk-tui-test-not-a-key -e GEMINI_API_KEY=gm-tui-test-not-a-key' \
+			CLI_SANDBOX_ENGINE_ARGS='--name $TUI_TAG-$1 --ulimit nofile=1024:1024 --ulimit nproc=1000:1000 --network ns:/run/netns/$NS_SBX' \
+			ANTHROPIC_API_KEY=sk-ant-tui-test-not-a-key OPENAI_API_KEY=sk-tui-test-not-a-key GEMINI_API_KEY=gm-tui-test-not-a-key \
 			timeout --foreground 300 sh '$ROOT/host/cli-sandbox' --workspace '$TUI_WS' --managed $TUI_URL $1; \
 			echo '[tui exited]'; sleep 120"
 	}
@@ -126,7 +129,7 @@ else
 		while [ $_i -lt 8 ]; do
 			_i=$((_i + 1))
 			_seen=$(wait_for "$_c" 90 "$_ready" "$_alt" 'Yes, I trust this folder' 'Bypass Permissions mode' \
-				'Do you trust the contents of this directory' \
+				'Do you trust the contents of this directory' 'Trust this folder?' \
 				'Unable to connect to Anthropic services' 'Detected a custom API key' \
 				'Sign in with ChatGPT' '[tui exited]') || return 1
 			case $_seen in
@@ -134,7 +137,7 @@ else
 			'Yes, I trust this folder')
 				echo "trust dialog (answered: yes, the default)" >>"$WORK/tui-$_c.dialogs"
 				tmux send-keys -t "$TUI_TAG-$_c" Enter ;;
-			'Do you trust the contents of this directory')
+			'Do you trust the contents of this directory' | 'Trust this folder?')
 				echo "codex trust dialog (answered: yes)" >>"$WORK/tui-$_c.dialogs"
 				tmux send-keys -t "$TUI_TAG-$_c" Enter ;;
 			'Bypass Permissions mode')
@@ -198,11 +201,12 @@ else
 	ok "tui claude: the gateway logged POST /v1/messages" grep -q '^POST /v1/messages' "$WORK/tui-claude.gw"
 	ok "tui claude: the init said what it wrote for the first run" \
 		grep -q "first run through the gateway: marked claude's onboarding complete and approved the given ANTHROPIC_API_KEY" "$WORK/tui-claude.first"
-	ok "tui claude: its state is in the mounted ~/.claude (.claude.json, onboarding complete)" \
-		grep -q '"hasCompletedOnboarding": *true' "$TUI_HOME/.claude/.claude.json"
+	ok "tui claude: its state is in the mounted ~/.claude (state/claude: .claude.json, onboarding complete)" \
+		grep -q '"hasCompletedOnboarding": *true' "$TUI_STATE/claude/.claude.json"
 	ok "tui claude: the trust answer persisted there too" \
-		grep -q '"hasTrustDialogAccepted": *true' "$TUI_HOME/.claude/.claude.json"
-	ok "tui claude: nothing written beside the folder (no ~/.claude.json)" [ ! -e "$TUI_HOME/.claude.json" ]
+		grep -q '"hasTrustDialogAccepted": *true' "$TUI_STATE/claude/.claude.json"
+	ok "tui claude: nothing written beside the folder (no ~/.claude.json, no ~/.claude)" \
+		sh -c "[ ! -e '$TUI_HOME/.claude.json' ] && [ ! -e '$TUI_HOME/.claude' ]"
 
 	fi
 
@@ -211,17 +215,17 @@ else
 	# writes the one codex's own API-key login writes, $CODEX_HOME/auth.json.
 	tui_case codex "? for shortcuts" "? for shortcuts" C-c C-c
 	ok "tui codex: the gateway logged the Responses API (/responses)" grep -q ' /responses' "$WORK/tui-codex.gw"
-	ok "tui codex: the API-key login is in the mounted ~/.codex/auth.json (mode 600)" sh -c "
-		grep -q '\"auth_mode\": *\"apikey\"' '$TUI_HOME/.codex/auth.json' &&
-		[ \"\$(stat -c %a '$TUI_HOME/.codex/auth.json')\" = 600 ]"
+	ok "tui codex: the API-key login is in the mounted state/codex/auth.json (mode 600)" sh -c "
+		grep -q '\"auth_mode\": *\"apikey\"' '$TUI_STATE/codex/auth.json' &&
+		[ \"\$(stat -c %a '$TUI_STATE/codex/auth.json')\" = 600 ]"
 
 	fi
 
 	if tui_has pi; then
 	tui_case pi "escape interrupt" "escape interrupt" C-c C-c C-d
 	ok "tui pi: the gateway logged POST /v1/messages" grep -q '^POST /v1/messages' "$WORK/tui-pi.gw"
-	ok "tui pi: its sessions are in the mounted ~/.pi/agent" \
-		sh -c "find '$TUI_HOME/.pi/agent/sessions' -name '*.jsonl' | grep -q ."
+	ok "tui pi: its sessions are in the mounted state/pi/agent" \
+		sh -c "find '$TUI_STATE/pi/agent/sessions' -name '*.jsonl' | grep -q ."
 	fi
 
 	# gemini: the image's system defaults select the API-key login (no auth
@@ -229,14 +233,14 @@ else
 	if tui_has gemini; then
 	tui_case gemini "Type your message" "Type your message" C-c C-c
 	ok "tui gemini: the gateway logged Gemini's generateContent" grep -q 'GenerateContent' "$WORK/tui-gemini.gw"
-	ok "tui gemini: its state is in the mounted ~/.gemini" sh -c "ls -A '$TUI_HOME/.gemini' | grep -q ."
+	ok "tui gemini: its state is in the mounted state/gemini (~/.gemini)" sh -c "ls -A '$TUI_STATE/gemini' | grep -q ."
 	fi
 
 	if tui_has opencode; then
 	tui_case opencode "Ask anything" "ctrl+p commands" C-c C-c
 	ok "tui opencode: the gateway logged POST /v1/messages" grep -q '^POST /v1/messages' "$WORK/tui-opencode.gw"
-	ok "tui opencode: its data is in the mounted ~/.local/share/opencode" \
-		sh -c "ls -A '$TUI_HOME/.local/share/opencode' | grep -q ."
+	ok "tui opencode: its data is in the mounted state/opencode (~/.local/share/opencode)" \
+		sh -c "ls -A '$TUI_STATE/opencode' | grep -q ."
 	fi
 	tui_cleanup
 fi
