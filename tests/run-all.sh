@@ -101,6 +101,8 @@ step build-fuzz build "$OUT/fuzz" -DCMAKE_C_COMPILER=clang -DCLI_SANDBOX_FUZZ=ON
 	-DCLI_SANDBOX_FUZZ_SECONDS="${CLI_SANDBOX_FUZZ_SECONDS:-40}"
 step fuzz ctest --test-dir "$OUT/fuzz" -L '^fuzz$' --output-on-failure
 step host-script sh tests/host/run.sh
+# every command the README shows is run by a test (here, or it names the one that does)
+step readme sh tests/host/readme.sh
 if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	# run.sh builds the all-in-one as this name and each CLI's own image beside it
 	test_image=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}

@@ -1,0 +1,129 @@
+#!/bin/sh
+# Every command the README shows is run by a test (issue 22). The README's commands are its
+# indented code lines (continuations joined). Each one is either run here, as the person types
+# it, by the host script against a fake engine that records what it was asked, or it names the
+# test that runs it for real, which must exist and say so. A README command that fits none of
+# these fails: a new command in the README needs a test before it lands.
+#
+#   host/cli-sandbox ...     run here (fake podman on PATH; a key exported as a person does);
+#                            the quick start also runs for real in tests/image/first_run.sh
+#   export NAME=...          the person's shell: the key each host/cli-sandbox line here sees
+#   sh image/build.sh ...    tests/image/run.sh runs image/build.sh, every --cli it shows
+#   sh tests/run-all.sh      .ci/run runs it
+#   docker run ...           tests/image/docker.sh runs the README's docker run line verbatim
+#
+# usage: sh tests/host/readme.sh [README]
+set -u
+unset CDPATH
+repo=$(cd -P -- "$(dirname -- "$0")/../.." && pwd -P) || exit 1
+README=${1:-$repo/README.md}
+T=$(mktemp -d) || exit 1
+trap 'rm -rf -- "$T"' EXIT
+trap 'exit 1' INT TERM HUP
+# shellcheck disable=SC1091  # tests/lib/tap.sh: the shared TAP helper
+. "$repo/tests/lib/tap.sh"
+
+# The commands: indented lines of the README's code blocks, a trailing \ joining the next line,
+# a trailing "# comment" dropped.
+awk '
+	/^    [^ ]/ || (cont && /^ +/) {
+		l = $0; sub(/^ +/, "", l)
+		if (sub(/\\$/, "", l)) { acc = acc l; cont = 1; next }
+		l = acc l; acc = ""; cont = 0
+		sub(/[ \t]+#[^"'\'']*$/, "", l)
+		print l; next
+	}
+	{ cont = 0; acc = "" }' "$README" >"$T/commands"
+n=$(wc -l <"$T/commands")
+ok "the README shows commands ($n)" [ "$n" -gt 0 ]
+
+# The fake engine: `run` records its arguments one per line; every query answers.
+mkdir -p "$T/bin" "$T/home" "$T/ws" || exit 1
+# doctor tests the workspace as the sandbox user (uid 1000 when this runs as root)
+chmod 755 "$T" && chmod 777 "$T/ws" || exit 1
+cat >"$T/bin/podman" <<'EOF'
+#!/bin/sh
+for a in "$@"; do
+	case $a in
+	run | build) printf '%s\n' "$@" >"$FAKE_ARGS"; exit 0 ;;
+	version | info) exit 0 ;;
+	image) exit 0 ;;
+	network) echo 10.88.0.1; exit 0 ;;
+	esac
+done
+exit 0
+EOF
+chmod +x "$T/bin/podman"
+# A listener stands in for the README's gateway, so that doctor's reachability test goes to
+# this machine's loopback, never to the address the README shows.
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
+print(s.getsockname()[1], flush=True)
+end = time.time() + 120
+s.settimeout(1)
+while time.time() < end:
+	try: c, _ = s.accept(); c.close()
+	except OSError: pass' >"$T/port" &
+listener=$!
+trap 'kill "$listener" 2>/dev/null; rm -rf -- "$T"' EXIT
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+port=$(cat "$T/port")
+
+KEY=sk-readme-test-$$-value
+person() {  # person COMMAND-LINE: as a person types it, in a fresh home with the key exported
+	rm -f "$T/args"
+	(
+		cd "$T/ws" || exit 1
+		# shellcheck disable=SC2030 # a subshell: the person's own environment
+		env -i PATH="$T/bin:/usr/bin:/bin" HOME="$T/home" FAKE_ARGS="$T/args" \
+			CLI_SANDBOX_ENGINE=podman CLI_SANDBOX_HOST_ADDRESS=127.0.0.1 \
+			ANTHROPIC_API_KEY="$KEY" OPENAI_API_KEY="$KEY" GEMINI_API_KEY="$KEY" \
+			sh -c "$1" >"$T/out" 2>&1 </dev/null
+	)
+}
+has() { grep -qxF -- "$1" "$T/args" 2>/dev/null; }
+
+while IFS= read -r line; do
+	case $line in
+	host/cli-sandbox*)
+		cmd="$repo/$(printf '%s\n' "$line" | sed "s|http://10\.0\.0\.5:8080|http://127.0.0.1:$port|g")"
+		person "$cmd"
+		rc=$?
+		ok "README: '$line' succeeds" [ $rc -eq 0 ]
+		case " $line " in
+		*" endpoints "* | *" doctor"* | *" --help"*) ;;
+		*" build"*) ok "README: '$line' builds" has build ;;
+		*)
+			for c in claude codex pi gemini opencode shell; do
+				case " $line " in *" $c "*) cli=$c; break ;; esac
+			done
+			ok "README: '$line' runs the image with the init's words for ${cli:-claude}" \
+				sh -c "grep -qx run '$T/args' && grep -qx -- -- '$T/args'"
+			case ${cli:-claude} in
+			shell) ok "README: '$line' runs bash in the sandbox" sh -c "sed -n '/^--\$/,\$p' '$T/args' | grep -qx bash" ;;
+			*) ok "README: '$line' runs ${cli:-claude}" sh -c "sed -n '/^--\$/,\$p' '$T/args' | grep -qx '${cli:-claude}'" ;;
+			esac
+			ok "README: '$line' passes the exported key by name, never its value" \
+				sh -c "! grep -qF '$KEY' '$T/args' && ! grep -qF '$KEY' '$T/out'"
+			;;
+		esac
+		cli=''
+		;;
+	export\ *=*) ok "README: '$line' is the person's shell (exported for the lines here)" true ;;
+	"sh image/build.sh"*)
+		ok "README: '$line': tests/image/run.sh runs image/build.sh" grep -q 'image/build.sh' "$repo/tests/image/run.sh"
+		case $line in
+		*--cli\ *)
+			for c in $(printf '%s\n' "${line#*--cli }" | cut -d' ' -f1 | tr ',' ' '); do
+				ok "README: '$line': run.sh builds $c's image" grep -q -- "--cli [a-z,]*$c" "$repo/tests/image/run.sh"
+			done ;;
+		esac ;;
+	"sh tests/run-all.sh") ok "README: '$line': .ci/run runs it" grep -q 'tests/run-all.sh' "$repo/.ci/run" ;;
+	"docker run "*)
+		ok "README: '$line': tests/image/docker.sh runs the README's docker run line" \
+			grep -q 'README' "$repo/tests/image/docker.sh" ;;
+	*) ok "README: '$line' is run by a test (none here knows this command: add one)" false ;;
+	esac
+done <"$T/commands"
+t_done
