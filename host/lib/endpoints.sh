@@ -1,4 +1,5 @@
 # host/lib/endpoints.sh: named model endpoints with a type, a model, a key variable and what
+# shellcheck shell=sh disable=SC2154,SC2034,SC2016 # variables (and $NAMES meant literally) set by host/cli-sandbox, which sources this
 # they speak. Sourced by host/cli-sandbox (POSIX sh); docs/gateway.md.
 #
 # The endpoints file has one endpoint a line: NAME URL [key=value ...], keys type, model,
@@ -85,7 +86,10 @@ ep_default_speaks() {
 }
 
 ep_add() {
-	_name='' _url='' _type='' _model='' _keyenv='' _probe=true
+	[ $# -ge 2 ] || die "usage: cli-sandbox endpoints add NAME URL [--type anthropic|openai|ollama] [--model M] [--key-env VAR] [--no-probe]"
+	_name=$1 _url=$2 _type='' _model='' _keyenv='' _probe=true
+	check_name "$_name"
+	shift 2
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--*=*) _a=$1; shift; set -- "${_a%%=*}" "${_a#*=}" "$@"; continue ;;
@@ -93,13 +97,10 @@ ep_add() {
 		--model) need "$@"; _model=$2; shift ;;
 		--key-env) need "$@"; _keyenv=$2; shift ;;
 		--no-probe) _probe=false ;;
-		-*) die "unknown option '$1' for endpoints add: use --type, --model, --key-env or --no-probe" ;;
-		*) if [ -z "$_name" ]; then _name=$1; elif [ -z "$_url" ]; then _url=$1; else die "usage: cli-sandbox endpoints add NAME URL [--type anthropic|openai|ollama] [--model M] [--key-env VAR]"; fi ;;
+		*) die "unknown argument '$1' for endpoints add: use --type, --model, --key-env or --no-probe" ;;
 		esac
 		shift
 	done
-	[ -n "$_url" ] || die "usage: cli-sandbox endpoints add NAME URL [--type anthropic|openai|ollama] [--model M] [--key-env VAR]"
-	check_name "$_name"
 	case $_url in
 	'' | *[[:space:]]*) die "bad URL '$_url': it must be one word, e.g. http://192.168.1.10:4000" ;;
 	http://?* | https://?*) ;;
@@ -124,14 +125,18 @@ ep_add() {
 			warn "$ERR; recorded as type $_type"
 		fi
 	fi
-	[ -n "$_type" ] || _type=$(ep_type_of "$_speaks")
-	[ -n "$_speaks" ] || _speaks=$(ep_default_speaks "$_type")
-	_line="$_name $_url type=$_type speaks=$_speaks"
+	if [ "$_probe" = true ] || [ -n "$_type" ]; then
+		[ -n "$_type" ] || _type=$(ep_type_of "$_speaks")
+		[ -n "$_speaks" ] || _speaks=$(ep_default_speaks "$_type")
+		_line="$_name $_url type=$_type speaks=$_speaks"
+	else
+		_line="$_name $_url"  # --no-probe without --type: the URL as is, as before types
+	fi
 	[ -z "$_model" ] || _line="$_line model=$_model"
 	[ -z "$_keyenv" ] || _line="$_line key-env=$_keyenv"
 	ep_without "$_name"
 	printf '%s\n' "$_line" >>"$ep_file" || die "cannot write $ep_file: check its permissions"
-	echo "$_name: $_url, type $_type, speaks $_speaks${_model:+, model $_model}${_keyenv:+, key from \$$_keyenv}"
+	echo "$_name: $_url${_type:+, type $_type, speaks $_speaks}${_model:+, model $_model}${_keyenv:+, key from \$$_keyenv}"
 }
 
 ep_list() {
@@ -161,9 +166,9 @@ ep_list() {
 					(out++ ? "," : "["), esc($1), esc($2), ("type" in f ? esc(f["type"]) : "null"), \
 					("model" in f ? esc(f["model"]) : "null"), ("key-env" in f ? esc(f["key-env"]) : "null"), sp, ($1 == c ? "true" : "false")
 			} else {
-				printf "%s %-12s %-32s type=%s model=%s speaks=%s%s\n", ($1 == c ? "*" : " "), $1, $2, \
-					("type" in f ? f["type"] : "?"), ("model" in f ? f["model"] : "-"), ("speaks" in f ? f["speaks"] : "?"), \
-					("key-env" in f ? " key=$" f["key-env"] : "")
+				printf "%s %s %s%s%s%s%s\n", ($1 == c ? "*" : " "), $1, $2, \
+					("type" in f ? " type=" f["type"] : ""), ("model" in f ? " model=" f["model"] : ""), \
+					("speaks" in f ? " speaks=" f["speaks"] : ""), ("key-env" in f ? " key=$" f["key-env"] : "")
 			}
 		}
 		END { if (json == "true") print (out ? "]" : "[]") }' "$ep_file"
@@ -174,6 +179,6 @@ ep_set() {
 	awk -v n="$1" -v k="$2" -v v="$3" '
 		$1 == n { line = $1 " " $2; for (i = 3; i <= NF; i++) if (index($i, k "=") != 1) line = line " " $i
 		          if (v != "") line = line " " k "=" v; print line; next }
-		{ print }' "$ep_file" >"$ep_file.tmp" && mv -f -- "$ep_file.tmp" "$ep_file" ||
-		die "cannot write $ep_file: check the permissions of $conf"
+		{ print }' "$ep_file" >"$ep_file.tmp" || die "cannot write $ep_file.tmp: check the permissions of $conf"
+	mv -f -- "$ep_file.tmp" "$ep_file" || die "cannot replace $ep_file: check the permissions of $conf"
 }

@@ -268,20 +268,20 @@ t "--workspace with spaces and quotes reaches -v intact" has_arg "$WS:/workspace
 # ---------------------------------------------------------------- named endpoints
 cs endpoints list
 t "endpoints list with none says how to add one" grep -qF "endpoints add NAME URL" "$T/out"
-cs endpoints add ollama http://localhost:11434
+cs endpoints add ollama http://localhost:11434 --no-probe
 t "endpoints add succeeds" rc_is 0
-cs endpoints add gw http://192.0.2.1:4000/v1
-cs endpoints add ollama http://127.0.0.1:11434/api
+cs endpoints add gw http://192.0.2.1:4000/v1 --no-probe
+cs endpoints add ollama http://127.0.0.1:11434/api --no-probe
 cat "$CLI_SANDBOX_HOME/endpoints" >"$T/out"
 t "the endpoints file holds one 'NAME URL' per line; add replaces a name" \
 	out_is "$(printf 'gw http://192.0.2.1:4000/v1\nollama http://127.0.0.1:11434/api')"
 for bad in 'bad name' 'a/b' '-x' '' 'é' '.hidden' 'x;y'; do
-	cs endpoints add "$bad" http://192.0.2.1:1
+	cs endpoints add "$bad" http://192.0.2.1:1 --no-probe
 	t "endpoint name '$bad' is refused" failed_with "bad endpoint name"
 done
-cs endpoints add ok_name-1.2 'http://192.0.2.1:1 x'
+cs endpoints add ok_name-1.2 'http://192.0.2.1:1 x' --no-probe
 t "a URL with a space is refused" failed_with "bad URL"
-cs endpoints add ok_name-1.2 http://192.0.2.3:1
+cs endpoints add ok_name-1.2 http://192.0.2.3:1 --no-probe
 t "a name with letters, digits, - _ . is accepted" rc_is 0
 cs endpoints use nope
 t "endpoints use of an unknown name is refused" failed_with "no endpoint named 'nope'"
@@ -522,7 +522,7 @@ cs doctor --json --interactive
 t "doctor, interactive without an endpoint: endpoint is fine" jq_is 'c["endpoint"]["ok"]' True
 CWD=$HOME cs doctor --json --interactive
 t "doctor in the home directory: the workspace check fails" jq_is '(j["ok"], c["workspace"]["ok"])' "(False, False)"
-cs endpoints add local "http://localhost:$port"
+cs endpoints add local "http://localhost:$port" --no-probe
 FAKE_GATEWAY=127.0.0.1 cs doctor --json --endpoint local
 t "doctor: a host endpoint is tested as given and at the gateway address" jq_is '(c["endpoint"]["ok"], "containers use http://127.0.0.1:" in c["endpoint"]["detail"])' "(True, True)"
 printf '#!/bin/sh\necho "2: lo    inet 127.0.0.2/8 scope host lo"\n' >"$T/nostat/ip" && chmod +x "$T/nostat/ip"
