@@ -119,7 +119,7 @@ gw_cmd_run() {
 	CMD=
 	add run -d --name "$GW_CT"
 	for _a in ${CLI_SANDBOX_ENGINE_ARGS:-}; do add "$_a"; done
-	add --cap-drop=ALL --security-opt=no-new-privileges --read-only --tmpfs /home/gateway:rw,size=16m,mode=0700,uid=1001,gid=1001
+	add --cap-drop=ALL --security-opt=no-new-privileges --read-only --tmpfs /home/gateway:rw,size=16m,mode=1777
 	[ -z "${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}" ] || add --network "$CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK"
 	add --label io.cli-sandbox.role=gateway
 	add -e CLI_SANDBOX_GATEWAY_TOKEN
@@ -130,11 +130,14 @@ gw_cmd_run() {
 
 # gw_print_plan UPSTREAM-URL: what a dry run prints before the sandbox's command.
 gw_print_plan() {
+	_saved=$CMD _upurl=$1
+	gw_image_name
 	echo "# the gateway beside the sandbox (claude-code-router; the sandbox reaches only it):"
 	gw_cmd_net; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
-	gw_cmd_run "$1"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
+	gw_cmd_run "$_upurl"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
 	CMD=; add network connect "$GW_NET" "$GW_CT"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
 	echo "# then the sandbox, on $GW_NET, its CLI given the run's token in $CRED_VAR (never the key):"
+	CMD=$_saved
 }
 
 # gw_ip: set GW_IP to the gateway's address on the sandbox's network.
@@ -167,6 +170,7 @@ gw_remove() {
 # gw_start UPSTREAM-URL: make the network, start the gateway with a fresh token, wait for it.
 # Sets TOKEN and GW_IP; on any failure removes what it made and dies with the fix.
 gw_start() {
+	_saved=$CMD _upurl=$1
 	gw_image_name
 	eng image inspect "$gw_image" >/dev/null 2>&1 || die "the gateway's image $gw_image is not present in $engine: build it with 'sh image/build.sh --cli gateway' (or set CLI_SANDBOX_GATEWAY_IMAGE)"
 	if eng inspect "$GW_CT" >/dev/null 2>&1; then
@@ -175,7 +179,7 @@ gw_start() {
 	gw_token
 	gw_cmd_net; eval "set -- $CMD"
 	_err=$(eng "$@" 2>&1 >/dev/null) || die "cannot create the gateway's network $GW_NET: $(printf '%s\n' "$_err" | tail -n 1); remove a leftover with '$engine network rm $GW_NET' or choose another CLI_SANDBOX_GATEWAY_SUBNET"
-	gw_cmd_run "$1"; eval "set -- $CMD"
+	gw_cmd_run "$_upurl"; eval "set -- $CMD"
 	_kv=
 	[ -z "$EP_KEYENV" ] || eval "_kv=\${$EP_KEYENV}"
 	if ! _err=$(CLI_SANDBOX_GATEWAY_TOKEN=$TOKEN CLI_SANDBOX_UPSTREAM_KEY=$_kv; export CLI_SANDBOX_GATEWAY_TOKEN CLI_SANDBOX_UPSTREAM_KEY; eng "$@" 2>&1 >/dev/null); then
@@ -188,6 +192,7 @@ gw_start() {
 		gw_remove
 		die "the gateway did not answer within ${CLI_SANDBOX_GATEWAY_WAIT:-30} seconds (${_log:-no output}): check the endpoint with 'cli-sandbox doctor' and the image with 'sh image/build.sh --cli gateway'"
 	fi
+	CMD=$_saved
 }
 
 # gw_state NAME: load a gateway that 'up' left running for NAME (GW_IP, TOKEN); fail when

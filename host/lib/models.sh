@@ -30,6 +30,11 @@ ollama_has() {
 models_check_installed() {
 	[ "$dry_run" = false ] && [ "$EP_TYPE" = ollama ] && [ -n "$EP_MODEL" ] || return 0
 	ollama_base
+	# From this host; where this host cannot reach the endpoint (it is on a container network
+	# only the gateway reaches), ping and the gateway report a missing model instead.
+	if ! curl -sf -o /dev/null --noproxy '*' --connect-timeout 3 --max-time 10 "$OB/api/tags" 2>/dev/null; then
+		return 0
+	fi
 	ollama_has "$EP_MODEL" || die "model $EP_MODEL is not installed on endpoint '$endpoint': pull it with 'cli-sandbox --endpoint $endpoint models pull $EP_MODEL', or choose another with 'models use'"
 }
 
