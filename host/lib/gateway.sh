@@ -119,7 +119,7 @@ gw_cmd_run() {
 	CMD=
 	add run -d --name "$GW_CT"
 	for _a in ${CLI_SANDBOX_ENGINE_ARGS:-}; do add "$_a"; done
-	add --cap-drop=ALL --security-opt=no-new-privileges --read-only --tmpfs /home/gateway:rw,size=16m,mode=1777
+	add --cap-drop=ALL --security-opt=no-new-privileges
 	[ -z "${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}" ] || add --network "$CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK"
 	add --label io.cli-sandbox.role=gateway
 	add -e CLI_SANDBOX_GATEWAY_TOKEN
