@@ -13,7 +13,8 @@
 #      (default 40), split across the harnesses
 #   6. the host script's tests (shellcheck and a fake engine)
 #   7. the image tests with podman, then the same image on a private dockerd,
-#      then agent work under both (tests/image/agent_work.sh); all skipped
+#      then agent work under both (tests/image/agent_work.sh), then the gateway's image and
+#      the switchable backends through it (tests/gateway/backends.sh); all skipped
 #      with SKIP_IMAGE_TESTS=1
 # Every build uses -DCLI_SANDBOX_WERROR=ON: warnings are errors here.
 # Exits non-zero when any step fails; every step runs even after a failure.
@@ -98,6 +99,10 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	step image-docker sh tests/image/docker.sh
 	# the same image: each CLI does agent work under podman and dockerd
 	step image-agent-work sh tests/image/agent_work.sh
+	# issue 21: the gateway's image, then claude and pi through it, codex refused, ping, status
+	step gateway-image env CLI_SANDBOX_ENGINE=podman sh image/build.sh --cli gateway localhost/cli-sandbox:latest
+	step gateway-backends env CLI_SANDBOX_TEST_IMAGE="${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}" \
+		CLI_SANDBOX_GATEWAY_IMAGE=localhost/cli-sandbox-gateway:latest timeout 1200 sh tests/gateway/backends.sh
 fi
 
 if [ -n "$failed" ]; then

@@ -37,7 +37,7 @@ cleanup() {
 	podman rm -f "$MOCK" "$OLL" >/dev/null 2>&1
 	for c in $(podman ps -aq --filter "network=$SBNET" 2>/dev/null); do podman rm -f "$c" >/dev/null 2>&1; done
 	podman network rm "$SBNET" "$UPNET" >/dev/null 2>&1
-	rm -rf "$WORK"
+	[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -133,7 +133,7 @@ t "... naming what works" grep -q 'codex needs the OpenAI Responses API.*run cla
 te "... with nothing started" '[ "$(leftovers)" = 0 ] && ! podman network exists "$SBNET"'
 
 # --dry-run: the commands, never the key.
-(cd "$WORK" && $CS --endpoint up1 --dry-run claude >"$WORK/dry.out" 2>&1)
+(cd "$WORK/ws-claude" && $CS --endpoint up1 --dry-run claude >"$WORK/dry.out" 2>&1)
 t "--dry-run through the gateway prints the gateway and the sandbox" grep -q 'cli-sandbox-gateway\|claude-code-router' "$WORK/dry.out"
 te "--dry-run does not hold the key" '! grep -qF "$KEY" "$WORK/dry.out"' 
 te "--dry-run started nothing" '[ "$(leftovers)" = 0 ] && ! podman network exists "$SBNET"'
@@ -162,5 +162,5 @@ t "status --json after up: the gateway is running" grep -q '"running":true' "$WO
 te "ping uses the gateway that up started" 'grep -q '\''^READY'\'' "$WORK/ping3.out" && [ "$(leftovers)" = 0 ]'
 (cd "$WORK" && $CS --endpoint oll down >/dev/null 2>&1)
 te "down stops it and removes its network" '! podman ps -a --format "{{.Names}}" | grep -qx cli-sandbox-gw-oll && ! podman network exists "$SBNET"' 
-sed 's/^/#   /' "$WORK/st1.out" "$WORK/st2.out"
+sed "s/^/#   /" "$WORK/st1.out" "$WORK/st2.out" "$WORK/ping2.out"
 t_done
