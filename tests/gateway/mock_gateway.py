@@ -716,7 +716,9 @@ class Handler(BaseHTTPRequestHandler):
         cid = _id("chatcmpl-")
         now = int(time.time())
         usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
-        turn = self._turn(chat_turn, body, "chat")
+        # An Ollama model without the tools capability answers in text on /v1 as well.
+        plain = "ollama" in self.speaks and "tools" not in self.models.get(model, ["tools"])
+        turn = None if plain else self._turn(chat_turn, body, "chat")
         text = result_reply(turn[1]) if turn and turn[0] == "result" else self.reply
         calls = None
         if turn and turn[0] == "tool":
