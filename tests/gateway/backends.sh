@@ -20,6 +20,7 @@
 # usage: sh tests/gateway/backends.sh   (root; images: CLI_SANDBOX_TEST_IMAGE, default
 #   localhost/cli-sandbox:latest; CLI_SANDBOX_GATEWAY_IMAGE, default
 #   localhost/cli-sandbox-gateway:latest; CLI_SANDBOX_PYTHON_IMAGE, made if missing)
+# shellcheck disable=SC2086,SC2034,SC2016 # word lists split on purpose; names used through eval
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
