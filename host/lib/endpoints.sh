@@ -87,7 +87,7 @@ ep_default_speaks() {
 
 ep_add() {
 	[ $# -ge 2 ] || die "usage: cli-sandbox endpoints add NAME URL [--type anthropic|openai|ollama] [--model M] [--key-env VAR] [--no-probe]"
-	_name=$1 _url=$2 _type='' _model='' _keyenv='' _probe=true
+	_name=$1 _url=$2 _type='' _model='' _keyenv='' _probe=true _given=
 	check_name "$_name"
 	shift 2
 	while [ $# -gt 0 ]; do
@@ -96,8 +96,9 @@ ep_add() {
 		--type) need "$@"; _type=$2; shift ;;
 		--model) need "$@"; _model=$2; shift ;;
 		--key-env) need "$@"; _keyenv=$2; shift ;;
+		--speaks) need "$@"; _given=$2; _probe=false; shift ;;
 		--no-probe) _probe=false ;;
-		*) die "unknown argument '$1' for endpoints add: use --type, --model, --key-env or --no-probe" ;;
+		*) die "unknown argument '$1' for endpoints add: use --type, --model, --key-env, --speaks or --no-probe" ;;
 		esac
 		shift
 	done
@@ -115,7 +116,14 @@ ep_add() {
 	'') ;;
 	[!A-Za-z_]* | *[!A-Za-z0-9_]*) die "bad --key-env '$_keyenv': give the NAME of the variable that holds the key (e.g. --key-env OPENAI_API_KEY), never the key itself" ;;
 	esac
-	_speaks=''
+	_speaks=$_given
+	for _x in $(printf '%s' "$_given" | tr ',' ' '); do
+		case $_x in
+		anthropic | chat | responses | ollama) ;;
+		*) die "unknown API '$_x' in --speaks: use a comma list of anthropic, chat, responses and ollama" ;;
+		esac
+	done
+	[ -z "$_given" ] || [ -n "$_type" ] || die "--speaks needs --type: say which type the endpoint is (anthropic, openai or ollama)"
 	if [ "$_probe" = true ]; then
 		if ep_probe "$_url"; then
 			_speaks=$SPEAKS

@@ -15,13 +15,21 @@ ping_sandbox() {
 	add --cap-drop=ALL --cap-add=NET_ADMIN --cap-add=SETUID --cap-add=SETGID --cap-add=SETPCAP
 	add --security-opt=no-new-privileges
 	add -v "$libdir/ping.mjs:/opt/cli-sandbox/ping.mjs:ro"
-	add -e CLI_SANDBOX_EGRESS_PROFILE=managed -e "TASK_AGENT_MODEL_BASE_URL=$PING_URL" -e "PING_URL=$PING_URL"
+	# CLI_SANDBOX_PING_TARGET: ask another URL from inside, through the same firewall (a
+	# diagnostic: would the CLI reach it?); the firewall stays the CLI's.
+	add -e CLI_SANDBOX_EGRESS_PROFILE=managed -e "TASK_AGENT_MODEL_BASE_URL=$PING_URL" -e "PING_URL=${CLI_SANDBOX_PING_TARGET:-$PING_URL}"
 	add -e "PING_API=$1" -e "PING_CHECK=$2" -e "PING_TOOLS=$3" -e "PING_MODEL=${EP_MODEL:-default}" -e "PING_KEY_VAR=$CRED_VAR"
 	[ -z "$_cred" ] || add -e "$CRED_VAR"
 	run_image
 	add "$IMG" -- node /opt/cli-sandbox/ping.mjs
 	eval "set -- $GLOBAL_Q $CMD"
-	"$engine" "$@" 2>&1 </dev/null | grep '^{' || printf '{"check":"%s","ok":false,"error":"the sandbox did not run the check (see cli-sandbox doctor)"}\n' "$2"
+	# Its JSON lines, and the init's block-log lines (what the firewall refused) as checks.
+	_res=$("$engine" "$@" 2>&1 </dev/null | awk '
+		/^\{/ { print; next }
+		/^cli-sandbox-init: blocked: / { l = $0; sub(/^cli-sandbox-init: blocked: /, "", l); gsub(/["\\]/, "", l)
+		         printf "{\"check\":\"firewall\",\"ok\":false,\"error\":\"the firewall refused %s\"}\n", l }')
+	[ -n "$_res" ] || _res=$(printf '{"check":"%s","ok":false,"error":"the sandbox did not run the check (see cli-sandbox doctor)"}' "$2")
+	printf '%s\n' "$_res"
 }
 
 # ping_upstream: the direct check from the gateway's container (where the key is).

@@ -31,11 +31,13 @@ PYIMAGE=${CLI_SANDBOX_PYTHON_IMAGE:-localhost/cli-sandbox-python:test}
 LIMITS="--runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1000:1000"
 UPNET=cli-sandbox-gw-test-up-$$ SBNET=cli-sandbox-gw-test-sb-$$
 MOCK=cli-sandbox-gw-test-mock-$$ OLL=cli-sandbox-gw-test-oll-$$
+ANT=cli-sandbox-gw-test-ant-$$ OLC=cli-sandbox-gw-test-olc-$$ PEER=cli-sandbox-gw-test-peer-$$
 WORK=$(mktemp -d /tmp/cli-sandbox-gw-test.XXXXXX)
 chmod 755 "$WORK"
 
 cleanup() {
-	podman rm -f "$MOCK" "$OLL" >/dev/null 2>&1
+	podman rm -f "$MOCK" "$OLL" "$ANT" "$OLC" "$PEER" >/dev/null 2>&1
+	podman rm -f cli-sandbox-gw-oll >/dev/null 2>&1
 	for c in $(podman ps -aq --filter "network=$SBNET" 2>/dev/null); do podman rm -f "$c" >/dev/null 2>&1; done
 	podman network rm "$SBNET" "$UPNET" >/dev/null 2>&1
 	[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
@@ -66,6 +68,18 @@ podman run -d --name "$MOCK" $LIMITS --network "$UPNET" --ip 198.51.100.98 \
 	-v "$HERE:/gw:ro" -v "$WORK/log:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 0.0.0.0 \
 	--port 8080 --speaks chat --require-key "$KEY" --tool-command "$CMD" --log /log/up.log \
 	--max-seconds 900 >/dev/null || { echo "Bail out! mock upstream"; exit 1; }
+# An upstream that speaks Messages, Chat Completions and Responses (a provider's own API), and
+# an Ollama with a tool-calling model, both scripted like the first.
+# shellcheck disable=SC2086
+podman run -d --name "$ANT" $LIMITS --network "$UPNET" --ip 198.51.100.100 \
+	-v "$HERE:/gw:ro" -v "$WORK/log:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 0.0.0.0 \
+	--port 8081 --speaks anthropic,chat,responses --require-key "$KEY" --tool-command "$CMD" \
+	--log /log/ant.log --max-seconds 900 >/dev/null || { echo "Bail out! mock provider"; exit 1; }
+# shellcheck disable=SC2086
+podman run -d --name "$OLC" $LIMITS --network "$UPNET" --ip 198.51.100.101 \
+	-v "$HERE:/gw:ro" -v "$WORK/log:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 0.0.0.0 \
+	--port 11434 --speaks ollama,chat --models mock-model+tools --tool-command "$CMD" \
+	--log /log/olc.log --max-seconds 900 >/dev/null || { echo "Bail out! mock ollama (scripted)"; exit 1; }
 # shellcheck disable=SC2086
 podman run -d --name "$OLL" $LIMITS --network "$UPNET" --ip 198.51.100.99 \
 	-v "$HERE:/gw:ro" -v "$WORK/log:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 0.0.0.0 \
@@ -73,6 +87,8 @@ podman run -d --name "$OLL" $LIMITS --network "$UPNET" --ip 198.51.100.99 \
 	--log /log/oll.log --max-seconds 900 >/dev/null || { echo "Bail out! mock ollama"; exit 1; }
 
 $CS endpoints add up1 http://198.51.100.98:8080/v1 --type openai --model mock-model --key-env CLI_SANDBOX_TEST_KEY --no-probe >/dev/null
+$CS endpoints add ant http://198.51.100.100:8081 --type anthropic --speaks anthropic,chat,responses --model mock-model --key-env CLI_SANDBOX_TEST_KEY >/dev/null
+$CS endpoints add olc http://198.51.100.101:11434 --type ollama --model mock-model --no-probe >/dev/null
 $CS endpoints add oll http://198.51.100.99:11434 --type ollama --model qwen3:8b --no-probe >/dev/null
 $CS endpoints add oll-text http://198.51.100.99:11434 --type ollama --model gemma:2b --no-probe >/dev/null
 
@@ -82,16 +98,28 @@ te() { _d=$1; shift; if eval "$*"; then t_pass "$_d"; else t_fail "$_d"; fi; }
 not_exists() { ! podman network exists "$1"; }
 leftovers() { podman ps -a --format '{{.Names}}' | grep -c -e '^cli-sandbox-gw-run-' -e '^cli-sandbox-gw-ping-'; }
 
-# agent CLI: one run in the background; while the tool sleeps, inspect the sandbox.
+# agent CLI ENDPOINT LOG PATH [OPTION]: one run in the background (PATH gateway or direct);
+# while the tool sleeps, inspect the sandbox. A direct run's sandbox is put on the upstream's
+# network (what a person's default network is to their server).
 agent() {
-	cli=$1 ws=$WORK/ws-$1
+	cli=$1 ep=$2 log=$WORK/log/$3.log path=$4 opt=${5:-}
+	what="$cli x $ep ($path${opt:+ $opt})"
+	ws=$WORK/ws-$cli-$ep$opt
 	mkdir -p "$ws" && chown 1000:1000 "$ws"
-	: >"$WORK/log/up.log"
-	(cd "$ws" && timeout 240 $CS --endpoint up1 "$cli" -- -p "run the command" </dev/null >"$WORK/$cli.out" 2>&1) &
+	: >"$log"
+	case $cli in
+	codex) set -- exec --skip-git-repo-check "run the command" ;;
+	*) set -- -p "run the command" ;;
+	esac
+	net=$SBNET extra=$LIMITS
+	[ "$path" = gateway ] || { net=$UPNET extra="$LIMITS --network $UPNET"; }
+	(cd "$ws" && CLI_SANDBOX_ENGINE_ARGS=$extra timeout 240 $CS --endpoint "$ep" $opt "$cli" -- "$@" </dev/null >"$WORK/run.out" 2>&1) &
 	run=$!
 	i=0
 	while [ ! -s "$ws/uid" ] && [ $i -lt 1200 ] && kill -0 $run 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
-	sb=$(podman ps -q --filter "network=$SBNET" --filter "ancestor=$(podman image inspect -f '{{.Id}}' "$(podman image exists "${IMAGE%:*}:$cli" && echo "${IMAGE%:*}:$cli" || echo "$IMAGE")")" | head -n 1)
+	img=$IMAGE
+	podman image exists "${IMAGE%:*}:$cli" && img=${IMAGE%:*}:$cli
+	sb=$(podman ps -q --filter "network=$net" --filter "ancestor=$(podman image inspect -f '{{.Id}}' "$img")" | head -n 1)
 	gw=$(podman ps -q --filter "network=$SBNET" --filter label=io.cli-sandbox.role=gateway | head -n 1)
 	env_hits=x file_hits=x tok_hits=x refused=x
 	if [ -n "$sb" ]; then
@@ -101,7 +129,6 @@ agent() {
 	fi
 	if [ -n "$gw" ]; then
 		gwip=$(podman inspect -f "{{(index .NetworkSettings.Networks \"$SBNET\").IPAddress}}" "$gw")
-		# shellcheck disable=SC2086
 		refused=$(podman run --rm $LIMITS --network "$SBNET" "$PYIMAGE" python3 -c '
 import sys, urllib.request, urllib.error
 req = urllib.request.Request("http://%s:3456/v1/messages" % sys.argv[1], data=b"{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", headers={"content-type": "application/json"})
@@ -110,21 +137,36 @@ except urllib.error.HTTPError as e: print(e.code)
 except Exception as e: print("error", e)' "$gwip")
 	fi
 	wait $run
-	te "$cli via the gateway: the sandbox and the gateway ran" '[ -n "$sb" ] && [ -n "$gw" ]'
-	t "$cli via the gateway: /workspace written as uid 1000" [ "$(cat "$ws/uid" 2>/dev/null)" = 1000 ]
-	t "$cli via the gateway: the tool result reached the upstream" grep -q '^TOOL_RESULT .*uid=1000' "$WORK/log/up.log"
-	t "$cli via the gateway: the upstream saw the key" grep -qF "\"Authorization\": \"Bearer $KEY\"" "$WORK/log/up.log"
-	t "$cli via the gateway: no process in the sandbox has the key in its environment" [ "$env_hits" = 0 ]
-	te "$cli via the gateway: the CLI has the run's token instead" '[ "$tok_hits" != 0 ] && [ "$tok_hits" != x ]'
-	t "$cli via the gateway: no file under its home, /workspace or /tmp holds the key" [ "$file_hits" = 0 ]
-	t "$cli via the gateway: a request without the run's token is refused (401)" [ "$refused" = 401 ]
-	t "$cli via the gateway: nothing left running after the run" [ "$(leftovers)" = 0 ]
-	t "$cli: the sandbox network is removed after the run" not_exists "$SBNET"
-	sed 's/^/#   /' "$WORK/$cli.out" | tail -n 5
+	t "$what: the sandbox ran" [ -n "$sb" ]
+	t "$what: /workspace written as uid 1000" [ "$(cat "$ws/uid" 2>/dev/null)" = 1000 ]
+	t "$what: the tool result reached the model" grep -q '^TOOL_RESULT .*uid=1000' "$log"
+	if [ "$3" != olc ]; then
+		t "$what: the upstream saw the key" sh -c 'grep "^HEADERS" "$1" | grep -qF "$2"' sh "$log" "$KEY"
+	fi
+	if [ "$path" = gateway ]; then
+		t "$what: the gateway ran beside it" [ -n "$gw" ]
+		t "$what: no process in the sandbox has the key in its environment" [ "$env_hits" = 0 ]
+		te "$what: the CLI has the run's token instead" '[ "$tok_hits" != 0 ] && [ "$tok_hits" != x ]'
+		t "$what: no file under its home, /workspace or /tmp holds the key" [ "$file_hits" = 0 ]
+		t "$what: a request to the gateway without the run's token is refused (401)" [ "$refused" = 401 ]
+		t "$what: the sandbox's network is removed after the run" not_exists "$SBNET"
+	fi
+	t "$what: nothing left running after the run" [ "$(leftovers)" = 0 ]
+	sed 's/^/#   /' "$WORK/run.out" | tail -n 3
 }
 
-agent claude
-agent pi
+agent claude up1 up gateway
+agent pi up1 up gateway
+agent claude olc olc gateway
+agent pi olc olc gateway
+agent claude ant ant direct
+agent pi ant ant direct
+agent codex ant ant direct
+agent claude ant ant gateway --keep-keys-out
+
+(cd "$WORK" && $CS --endpoint olc codex -- exec hi </dev/null >"$WORK/codex2.out" 2>&1)
+rc=$?
+te "codex against an Ollama without /v1/responses is refused (non-zero), naming what works" '[ $rc -ne 0 ] && grep -q "run claude or pi" "$WORK/codex2.out"'
 
 # codex: Responses is not served by the upstream nor by the gateway: refused before start.
 (cd "$WORK" && $CS --endpoint up1 codex -- exec hi </dev/null >"$WORK/codex.out" 2>&1)
@@ -161,6 +203,20 @@ te "up starts a long-lived gateway" '[ $rc -eq 0 ] && podman ps --format '\''{{.
 t "status --json after up: the gateway is running" grep -q '"running":true' "$WORK/st2.out"
 (cd "$WORK" && timeout 180 $CS --endpoint oll ping --cli claude >"$WORK/ping3.out" 2>&1)
 te "ping uses the gateway that up started" 'grep -q '\''^READY'\'' "$WORK/ping3.out" && [ "$(leftovers)" = 0 ]'
+# A peer on the sandbox's network that answers, but that the firewall does not allow: ping
+# through the CLI's firewall to it is NOT OK, with the firewall's refusal; the same peer
+# answers a container without the firewall.
+podman run -d --name "$PEER" $LIMITS --network "$SBNET" -v "$HERE:/gw:ro" "$PYIMAGE" python3 /gw/mock_gateway.py \
+	--listen 0.0.0.0 --port 3456 --max-seconds 300 >/dev/null
+peerip=$(podman inspect -f "{{(index .NetworkSettings.Networks \"$SBNET\").IPAddress}}" "$PEER")
+sleep 1
+answer=$(podman run --rm $LIMITS --network "$SBNET" "$PYIMAGE" python3 -c 'import sys, urllib.request; print(urllib.request.urlopen("http://%s:3456/health" % sys.argv[1], timeout=10).status)' "$peerip" 2>&1)
+t "the peer answers a container without the firewall" [ "$answer" = 200 ]
+(cd "$WORK" && CLI_SANDBOX_PING_TARGET=http://$peerip:3456 timeout 180 $CS --endpoint oll ping --cli claude >"$WORK/ping4.out" 2>&1)
+rc=$?
+te "ping where the firewall does not let the CLI through: NOT OK, non-zero" '[ $rc -ne 0 ] && grep -q "^NOT OK" "$WORK/ping4.out"'
+sed 's/^/#   /' "$WORK/ping4.out"
+podman rm -f "$PEER" >/dev/null 2>&1
 (cd "$WORK" && $CS --endpoint oll down >/dev/null 2>&1)
 te "down stops it and removes its network" '! podman ps -a --format "{{.Names}}" | grep -qx cli-sandbox-gw-oll && ! podman network exists "$SBNET"' 
 sed "s/^/#   /" "$WORK/st1.out" "$WORK/st2.out" "$WORK/ping2.out"
