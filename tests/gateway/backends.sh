@@ -102,7 +102,7 @@ leftovers() { podman ps -a --format '{{.Names}}' | grep -c -e '^cli-sandbox-gw-r
 # while the tool sleeps, inspect the sandbox. A direct run's sandbox is put on the upstream's
 # network (what a person's default network is to their server).
 agent() {
-	cli=$1 ep=$2 log=$WORK/log/$3.log path=$4 opt=${5:-}
+	cli=$1 ep=$2 lname=$3 log=$WORK/log/$3.log path=$4 opt=${5:-}
 	what="$cli x $ep ($path${opt:+ $opt})"
 	ws=$WORK/ws-$cli-$ep$opt
 	mkdir -p "$ws" && chown 1000:1000 "$ws"
@@ -140,7 +140,7 @@ except Exception as e: print("error", e)' "$gwip")
 	t "$what: the sandbox ran" [ -n "$sb" ]
 	t "$what: /workspace written as uid 1000" [ "$(cat "$ws/uid" 2>/dev/null)" = 1000 ]
 	t "$what: the tool result reached the model" grep -q '^TOOL_RESULT .*uid=1000' "$log"
-	if [ "$3" != olc ]; then
+	if [ "$lname" != olc ]; then
 		t "$what: the upstream saw the key" sh -c 'grep "^HEADERS" "$1" | grep -qF "$2"' sh "$log" "$KEY"
 	fi
 	if [ "$path" = gateway ]; then

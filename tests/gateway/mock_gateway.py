@@ -244,6 +244,10 @@ def result_reply(text):
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "mock-gateway/1"
+    # Headers and body go out in two writes: without TCP_NODELAY, Nagle holds the body until
+    # the client's delayed ACK (about 40 ms per keep-alive request), which a real server
+    # does not cost and which would hide what a gateway adds.
+    disable_nagle_algorithm = True
     # Set on the class by main().
     reply = "pong"
     websocket = True
