@@ -176,7 +176,7 @@ t "... naming what works" grep -q 'codex needs the OpenAI Responses API.*run cla
 te "... with nothing started" '[ "$(leftovers)" = 0 ] && ! podman network exists "$SBNET"'
 
 # --dry-run: the commands, never the key.
-(cd "$WORK/ws-claude" && $CS --endpoint up1 --dry-run claude >"$WORK/dry.out" 2>&1)
+(cd "$WORK/ws-claude-up1" && $CS --endpoint up1 --dry-run claude >"$WORK/dry.out" 2>&1)
 t "--dry-run through the gateway prints the gateway and the sandbox" grep -q 'cli-sandbox-gateway\|claude-code-router' "$WORK/dry.out"
 te "--dry-run does not hold the key" '! grep -qF "$KEY" "$WORK/dry.out"' 
 te "--dry-run started nothing" '[ "$(leftovers)" = 0 ] && ! podman network exists "$SBNET"'

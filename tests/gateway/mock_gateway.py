@@ -408,7 +408,10 @@ class Handler(BaseHTTPRequestHandler):
         if (path.endswith("/responses") and self.websocket
                 and self.headers.get("Upgrade", "").lower() == "websocket"
                 and self.headers.get("Sec-WebSocket-Key")):
-            self._responses_websocket()
+            if "responses" in self.speaks and self._key_ok("openai"):
+                self._responses_websocket()
+            elif "responses" not in self.speaks:
+                self._not_found()
         elif path == "/api/tags" and "ollama" in self.speaks:
             self._send_json(200, {"models": [self._ollama_model(n) for n in sorted(self.models)]})
         elif path == "/api/ps" and "ollama" in self.speaks:
