@@ -48,7 +48,9 @@ plan_backend() {
 		   PLAN=gateway UP_API=chat ;;
 		esac ;;
 	codex)
-		CLI_API=responses CRED_VAR=OPENAI_API_KEY
+		# codex 0.171 exec sends CODEX_API_KEY, not OPENAI_API_KEY (a mock that requires the key
+		# saw no Authorization with OPENAI_API_KEY alone); the init takes either for auth.json.
+		CLI_API=responses CRED_VAR=CODEX_API_KEY
 		case ,$EP_SPEAKS, in
 		*,responses,*) ;;
 		*) die "codex needs the OpenAI Responses API (POST /v1/responses), which endpoint '$_n' does not serve (it speaks ${EP_SPEAKS:-nothing known}), and no maintained gateway here translates Responses to it: run claude or pi against '$_n' (through the gateway), or point codex at an endpoint that serves /v1/responses (OpenAI, a recent Ollama)" ;;
