@@ -15,7 +15,7 @@ PYIMAGE=${CLI_SANDBOX_PYTHON_IMAGE:-localhost/cli-sandbox-python:test}
 LIMITS="--runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1000:1000"
 NET=cli-sandbox-gw-test-bench-$$ UP=cli-sandbox-gw-bench-up-$$ GW=cli-sandbox-gw-bench-gw-$$
 N=${BENCH_REQUESTS:-50}
-cleanup() { podman rm -f "$UP" "$GW" >/dev/null 2>&1; podman network rm "$NET" >/dev/null 2>&1 || true; }
+cleanup() { for c in "$UP" "$GW"; do podman rm -f "$c" >/dev/null 2>&1; done; podman network rm "$NET" >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 sh "$ROOT/tests/gateway/make-python-image.sh" "$PYIMAGE"
 podman network create --internal --subnet 198.51.100.112/28 "$NET" >/dev/null

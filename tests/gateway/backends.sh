@@ -36,10 +36,11 @@ WORK=$(mktemp -d /tmp/cli-sandbox-gw-test.XXXXXX)
 chmod 755 "$WORK"
 
 cleanup() {
-	podman rm -f "$MOCK" "$OLL" "$ANT" "$OLC" "$PEER" >/dev/null 2>&1
-	podman rm -f cli-sandbox-gw-oll >/dev/null 2>&1
-	for c in $(podman ps -aq --filter "network=$SBNET" 2>/dev/null); do podman rm -f "$c" >/dev/null 2>&1; done
-	podman network rm "$SBNET" "$UPNET" >/dev/null 2>&1
+	# one at a time: podman refuses a whole list when one name is missing
+	for c in "$MOCK" "$OLL" "$ANT" "$OLC" "$PEER" cli-sandbox-gw-oll $(podman ps -aq --filter "network=$SBNET" 2>/dev/null); do
+		podman rm -f "$c" >/dev/null 2>&1
+	done
+	for n in "$SBNET" "$UPNET"; do podman network rm "$n" >/dev/null 2>&1; done
 	[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
