@@ -63,7 +63,7 @@ mkdir -p "$WORK/log" && chmod 777 "$WORK/log"
 
 podman network create --internal --subnet 198.51.100.96/27 "$UPNET" >/dev/null || { echo "Bail out! network"; exit 1; }
 # The tool command: writes its uid, then waits so that the sandbox can be inspected.
-CMD='id -u > /workspace/uid; sleep 8; echo "uid=$(id -u)"'
+CMD='id -u > /workspace/uid; sleep 20; echo "uid=$(id -u)"'
 # shellcheck disable=SC2086
 podman run -d --name "$MOCK" $LIMITS --network "$UPNET" --ip 198.51.100.98 \
 	-v "$HERE:/gw:ro" -v "$WORK/log:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 0.0.0.0 \
