@@ -119,13 +119,13 @@ agent() {
 	run=$!
 	i=0
 	while [ ! -s "$ws/uid" ] && [ $i -lt 1200 ] && kill -0 $run 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
-	# A direct run has nothing to inspect: codex's exec tool hands back what a command printed
-	# within about 10 s, so it must not wait.
-	[ "$path" = gateway ] || touch "$ws/inspected"
 	img=$IMAGE
 	podman image exists "${IMAGE%:*}:$cli" && img=${IMAGE%:*}:$cli
 	sb=$(podman ps -q --filter "network=$net" --filter "ancestor=$(podman image inspect -f '{{.Id}}' "$img")" | head -n 1)
 	gw=$(podman ps -q --filter "network=$SBNET" --filter label=io.cli-sandbox.role=gateway | head -n 1)
+	# A direct run has nothing more to inspect: codex's exec tool hands back what a command
+	# printed within about 10 s, so it must not wait.
+	[ "$path" = gateway ] || touch "$ws/inspected"
 	env_hits=x file_hits=x tok_hits=x refused=x
 	if [ -n "$sb" ]; then
 		env_hits=$(podman exec --privileged -u 0 "$sb" sh -c 'for f in /proc/[0-9]*/environ; do tr "\0" "\n" <"$f"; done 2>/dev/null' | grep -cF "$KEY")
