@@ -1,11 +1,11 @@
 #!/bin/sh
+# shellcheck disable=SC2154,SC2034 # PORT_* are set by serve, and rc read, through eval
 # Endpoint probing and Ollama's models (issue 21), on loopback only: host/cli-sandbox as a
 # person runs it, against tests/gateway/mock_gateway.py servers on 127.0.0.1 that speak one
 # API each (an Ollama, a Chat-Completions-only server, an Anthropic one, a provider with all
 # three), and a port where nothing listens. No engine is needed.
 #
 # usage: sh tests/gateway/endpoints_models.sh
-# shellcheck disable=SC2154,SC2034 # PORT_* are set by serve, rc read, through eval
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
