@@ -119,8 +119,9 @@ agent() {
 	run=$!
 	i=0
 	while [ ! -s "$ws/uid" ] && [ $i -lt 1200 ] && kill -0 $run 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+	# the image host/cli-sandbox runs: the CLI's own next to NAME:latest, else IMAGE itself
 	img=$IMAGE
-	podman image exists "${IMAGE%:*}:$cli" && img=${IMAGE%:*}:$cli
+	case $IMAGE in *:latest) podman image exists "${IMAGE%:latest}:$cli" && img=${IMAGE%:latest}:$cli ;; esac
 	sb=$(podman ps -q --filter "network=$net" --filter "ancestor=$(podman image inspect -f '{{.Id}}' "$img")" | head -n 1)
 	gw=$(podman ps -q --filter "network=$SBNET" --filter label=io.cli-sandbox.role=gateway | head -n 1)
 	# A direct run has nothing more to inspect: codex's exec tool hands back what a command
