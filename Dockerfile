@@ -3,7 +3,8 @@
 # on top of a developer toolset from Debian trixie.
 #
 # Targets: the default (last) target `all` holds the three CLIs, CMD claude; the targets
-# `claude`, `codex` and `pi` hold that one CLI only, and it is their CMD.
+# `claude`, `codex` and `pi` hold that one CLI only, and it is their CMD; the target `gateway`
+# is the model gateway that runs beside a sandbox (docs/gateway.md).
 #
 # Production build (registry reachable):
 #   docker build -t localhost/cli-sandbox:latest .
@@ -26,6 +27,7 @@
 #   INSTALL_NODEJS_FROM_APT  1: Debian's nodejs in the image; Debian's npm only in the
 #                            stages that install the CLIs (it never reaches the image)
 #   CLAUDE_CODE_VERSION, CODEX_VERSION, PI_VERSION   pinned CLI versions (docs/cli-wiring.md)
+#   CLAUDE_CODE_ROUTER_VERSION                       the gateway's pinned version (docs/gateway.md)
 #   FETCH_PROVIDER_RANGES    1 (default): fetch the interactive profile's provider range
 #                            files at build time; 0: build without network access to them
 #   VERSION, IMAGE_SOURCE, IMAGE_LICENSES            OCI label values
@@ -42,6 +44,7 @@ ARG CODEX_VERSION=0.171.0
 ARG PI_VERSION=0.73.1
 ARG GEMINI_VERSION=0.61.0
 ARG OPENCODE_VERSION=1.18.33
+ARG CLAUDE_CODE_ROUTER_VERSION=2.0.0
 
 # ---------------------------------------------------------------------------------------
 FROM ${BUILD_BASE} AS build
@@ -264,6 +267,41 @@ RUN --mount=type=bind,source=image/check-image.sh,target=/tmp/check-image.sh \
 LABEL io.cli-sandbox.cli="opencode" \
       io.cli-sandbox.opencode.version="${OPENCODE_VERSION}"
 CMD ["opencode"]
+
+# ---------------------------------------------------------------------------------------
+# The model gateway that runs beside a sandbox when an endpoint does not speak the CLI's
+# API (docs/gateway.md): claude-code-router, pinned, on the bare base with Debian's
+# Node.js only (no toolset, no init: it is not a sandbox), as an unprivileged user.
+# image/build.sh --cli gateway tags it REPOSITORY-gateway:TAG.
+FROM npm AS npm-gateway
+ARG CLAUDE_CODE_ROUTER_VERSION
+RUN --mount=type=secret,id=extra_ca \
+    set -eux; \
+    if [ -s /run/secrets/extra_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca; fi; \
+    npm install --global --prefix /opt/cli --no-audit --no-fund --no-update-notifier \
+        "@musistudio/claude-code-router@${CLAUDE_CODE_ROUTER_VERSION}"; \
+    rm -rf /opt/cli/lib/node_modules/.package-lock.json
+
+FROM ${RUNTIME_BASE} AS gateway
+ARG INSTALL_NODEJS_FROM_APT=0
+ARG CLAUDE_CODE_ROUTER_VERSION
+RUN set -eux; \
+    if [ "$INSTALL_NODEJS_FROM_APT" = 1 ]; then \
+        apt-get update; \
+        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs ca-certificates; \
+        apt-get clean; rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt/* /var/log/dpkg.log; \
+    fi; \
+    useradd --uid 1001 --user-group --home-dir /home/gateway --create-home --shell /usr/sbin/nologin gateway; \
+    find / -xdev -type f -perm /6000 -exec chmod u-s,g-s {} +
+COPY --from=npm-gateway /opt/cli/ /usr/local/
+COPY image/gateway-start.sh /usr/local/bin/cli-sandbox-gateway
+RUN set -eux; chmod 0755 /usr/local/bin/cli-sandbox-gateway; \
+    test "$(node -p 'require("/usr/local/lib/node_modules/@musistudio/claude-code-router/package.json").version')" = "${CLAUDE_CODE_ROUTER_VERSION}"
+LABEL io.cli-sandbox.role="gateway" \
+      io.cli-sandbox.claude-code-router.version="${CLAUDE_CODE_ROUTER_VERSION}"
+USER 1001:1001
+WORKDIR /home/gateway
+ENTRYPOINT ["/usr/local/bin/cli-sandbox-gateway"]
 
 # The default target, last: all three CLIs (claude first, so that this layer is the claude
 # image's own).

@@ -11,7 +11,9 @@
 # codex, pi, gemini and opencode: each CLI's own image (that CLI only, and its CMD) is tagged REPOSITORY:CLI,
 # REPOSITORY being IMAGE without its tag, e.g. localhost/cli-sandbox:codex, which is where
 # host/cli-sandbox looks for it. All of them share the base and toolset layers, and every
-# CLI is downloaded once.
+# CLI is downloaded once. LIST may also name gateway: the model gateway's image
+# (docs/gateway.md), tagged REPOSITORY-gateway:TAG (localhost/cli-sandbox-gateway:latest
+# for the default IMAGE), where host/cli-sandbox looks for it; it is not part of all.
 #
 # The images are built with podman. When host/cli-sandbox would run docker here
 # (CLI_SANDBOX_ENGINE=docker, or docker installed and CLI_SANDBOX_ENGINE unset), they are
@@ -29,7 +31,7 @@
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "image/build.sh: $*" >&2; exit 1; }
-usage() { die "usage: sh image/build.sh [--cli all,claude,codex,pi,gemini,opencode] [IMAGE]"; }
+usage() { die "usage: sh image/build.sh [--cli all,claude,codex,pi,gemini,opencode,gateway] [IMAGE]"; }
 
 clis=all
 while [ $# -gt 0 ]; do
@@ -53,15 +55,16 @@ case $IMAGE in
 '' | -* | *@*) die "bad image name '$IMAGE': use REPOSITORY[:TAG], e.g. localhost/cli-sandbox:latest" ;;
 esac
 case ${IMAGE##*/} in
-*:*) REPO=${IMAGE%:*} ;;
-*) REPO=$IMAGE ;;
+*:*) REPO=${IMAGE%:*} TAG=${IMAGE##*:} ;;
+*) REPO=$IMAGE TAG=latest ;;
 esac
 targets='' names=''
 for cli in $(printf '%s' "$clis" | tr ',' ' '); do
 	case $cli in
 	all) name=$IMAGE ;;
 	claude | codex | pi | gemini | opencode) name=$REPO:$cli ;;
-	*) die "unknown CLI '$cli' in --cli: use all, claude, codex, pi, gemini or opencode (comma-separated)" ;;
+	gateway) name=$REPO-gateway:$TAG ;;
+	*) die "unknown CLI '$cli' in --cli: use all, claude, codex, pi, gemini, opencode or gateway (comma-separated)" ;;
 	esac
 	targets="$targets $cli:$name" names="$names $name"
 done

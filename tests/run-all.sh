@@ -15,7 +15,8 @@
 #   7. the image tests with podman, then the same image on a private dockerd,
 #      then the limits under both (tests/image/limits.sh), then agent work
 #      under both (tests/image/agent_work.sh), then a person's first run
-#      typed in tmux under both (tests/image/first_run.sh); all skipped
+#      typed in tmux under both (tests/image/first_run.sh), then the gateway's
+#      image and the switchable backends through it (tests/gateway/backends.sh); all skipped
 #      with SKIP_IMAGE_TESTS=1
 # Every build uses -DCLI_SANDBOX_WERROR=ON: warnings are errors here.
 # Exits non-zero when any step fails; every step runs even after a failure.
@@ -125,6 +126,10 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	# a person's first run: the README's commands typed in tmux, under podman and dockerd
 	step image-first-run env CLI_SANDBOX_TEST_IMAGE="${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}" \
 		sh tests/image/first_run.sh
+	# issue 21: the gateway's image, then claude and pi through it, codex refused, ping, status
+	step gateway-image env CLI_SANDBOX_ENGINE=podman sh image/build.sh --cli gateway localhost/cli-sandbox:latest
+	step gateway-backends env CLI_SANDBOX_TEST_IMAGE="${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}" \
+		CLI_SANDBOX_GATEWAY_IMAGE=localhost/cli-sandbox-gateway:latest timeout 1200 sh tests/gateway/backends.sh
 fi
 
 if [ -n "$failed" ]; then

@@ -14,12 +14,29 @@ CLIs to print a fixed reply:
   * Google Gemini API       POST .../models/M:generateContent (JSON)
                             POST .../models/M:streamGenerateContent?alt=sse
                             POST .../models/M:countTokens   (gemini)
+  * Ollama native           GET /api/tags, /api/ps, /api/version,
+                            POST /api/show, /api/chat (NDJSON stream or JSON),
+                            POST /api/pull (NDJSON progress), DELETE /api/delete
+
+--speaks LIST chooses which of anthropic, chat, responses, ollama this server
+serves (default: the first three); the others get a 404 as from a server that
+does not have them, so a client's probe sees what a real server would.
+--models NAME[:tools],... are the installed models (Ollama: /api/tags, /api/show
+capabilities; a chat with another model is "not found"), --pullable NAME,...
+the ones /api/pull can fetch; the first /api/chat of a model is a cold load
+(--load-seconds, reported in load_duration), later ones find it loaded
+(/api/ps).  --require-key KEY: every model call must carry KEY (x-api-key or
+Bearer), else 401 in that API's error format.  --call-tools: a request that
+offers tools and carries no tool result is answered with a call of the first
+tool (arguments filled from its schema), in that API's format; without it a
+plain-text model is played (tools answered in text).
 
 Paths are matched by suffix, so a gateway prefix such as /anthropic/v1/messages
 works too.  Anything else gets a harmless JSON 404 (GET .../models gets an
 empty list).  Every request is logged as one line "METHOD PATH STATUS" (and
-every WebSocket message as "WS PATH TYPE") to
---log (if given) and to stderr.
+every WebSocket message as "WS PATH TYPE"), followed by the line
+"HEADERS METHOD PATH {json of the request headers}", to --log (if given) and to
+stderr.
 
 Scripted mode (--tool-command CMD): a two-turn agent.  A model call whose
 request offers a shell tool and carries no tool result yet is answered with a
@@ -214,6 +231,63 @@ def gemini_turn(body, command):
     return None
 
 
+def chat_turn(body, command):
+    """Chat Completions (and Ollama /api/chat, the same message shapes): a tool
+    result in a "tool" message, else a function tool with a command."""
+    msgs = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    results = [_text_of(m.get("content")) for m in msgs if m.get("role") == "tool"]
+    if results:
+        return ("result", results[-1])
+    for t in body.get("tools") or []:
+        fn = t.get("function") if isinstance(t, dict) else None
+        if isinstance(fn, dict) and _has_command(fn.get("parameters")):
+            return ("tool", "function", fn.get("name"), _command_args(fn["parameters"], command))
+    return None
+
+
+def _fill_args(schema):
+    """Arguments for any tool: every required (else every) property, a value of
+    its type."""
+    schema = schema if isinstance(schema, dict) else {}
+    props = schema.get("properties") or {}
+    names = schema.get("required") or list(props)
+    out = {}
+    for n in names:
+        t = (props.get(n) or {}).get("type")
+        enum = (props.get(n) or {}).get("enum")
+        out[n] = (enum[0] if enum else 1 if t in ("integer", "number") else True if t == "boolean"
+                  else [] if t == "array" else {} if t == "object" else "ok")
+    return out
+
+
+def first_tool(body, api):
+    """(name, arguments dict) of the first tool a request offers in API's
+    format, or None; None too once the request carries a tool result."""
+    if api == "anthropic":
+        for m in body.get("messages") or []:
+            if isinstance(m, dict) and isinstance(m.get("content"), list) and any(
+                    isinstance(b, dict) and b.get("type") == "tool_result" for b in m["content"]):
+                return None
+        for t in body.get("tools") or []:
+            if isinstance(t, dict) and t.get("name"):
+                return t["name"], _fill_args(t.get("input_schema"))
+    elif api == "responses":
+        items = body.get("input") if isinstance(body.get("input"), list) else []
+        if any(isinstance(i, dict) and i.get("type") == "function_call_output" for i in items):
+            return None
+        for t in _responses_tools(body):
+            if t.get("type") == "function" and t.get("name"):
+                return t["name"], _fill_args(t.get("parameters"))
+    else:  # chat and ollama
+        if any(isinstance(m, dict) and m.get("role") == "tool" for m in body.get("messages") or []):
+            return None
+        for t in body.get("tools") or []:
+            fn = t.get("function") if isinstance(t, dict) else None
+            if isinstance(fn, dict) and fn.get("name"):
+                return fn["name"], _fill_args(fn.get("parameters"))
+    return None
+
+
 def result_reply(text):
     return "the tool printed: " + text[:4000]
 
@@ -221,6 +295,10 @@ def result_reply(text):
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "mock-gateway/1"
+    # Headers and body go out in two writes: without TCP_NODELAY, Nagle holds the body until
+    # the client's delayed ACK (about 40 ms per keep-alive request), which a real server
+    # does not cost and which would hide what a gateway adds.
+    disable_nagle_algorithm = True
     # Set on the class by main().
     reply = "pong"
     websocket = True
@@ -229,6 +307,13 @@ class Handler(BaseHTTPRequestHandler):
     tool_command = None  # scripted mode when set
     dump_dir = None
     dump_count = [0]
+    speaks = ("anthropic", "chat", "responses")
+    call_tools = False
+    require_key = None
+    models = {}  # installed: name -> capabilities list
+    pullable = ()
+    loaded = {}  # name -> time it was loaded
+    load_seconds = 0.2
 
     # ---------------------------------------------------------------- helpers
     def log_message(self, fmt, *args):  # silence the default access log
@@ -236,6 +321,28 @@ class Handler(BaseHTTPRequestHandler):
 
     def _log(self, status):
         self._log_line("%s %s %s" % (self.command, self.path, status))
+        self._log_line("HEADERS %s %s %s" % (self.command, self.path,
+                                             json.dumps(dict(self.headers.items()))))
+
+    def _key_ok(self, api):
+        """True when no key is required or the request carries it; else a 401
+        in API's own error format has been sent."""
+        if self.require_key is None:
+            return True
+        auth = self.headers.get("Authorization", "")
+        given = self.headers.get("x-api-key") or (auth[7:] if auth.startswith("Bearer ") else "")
+        if given == self.require_key:
+            return True
+        if api == "anthropic":
+            err = {"type": "error", "error": {"type": "authentication_error",
+                                              "message": "invalid x-api-key"}}
+        elif api == "ollama":
+            err = {"error": "unauthorized"}
+        else:
+            err = {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error",
+                             "code": "invalid_api_key", "param": None}}
+        self._send_json(401, err)
+        return False
 
     def _log_line(self, text):
         line = text + "\n"
@@ -305,6 +412,16 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
         self._log(status)
 
+    def _send_text(self, status, text):
+        data = text.encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+        self._log(status)
+
     def _start_sse(self, extra_headers=None):
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -342,12 +459,28 @@ class Handler(BaseHTTPRequestHandler):
         if (path.endswith("/responses") and self.websocket
                 and self.headers.get("Upgrade", "").lower() == "websocket"
                 and self.headers.get("Sec-WebSocket-Key")):
-            self._responses_websocket()
+            if "responses" in self.speaks and self._key_ok("openai"):
+                self._responses_websocket()
+            elif "responses" not in self.speaks:
+                self._not_found()
+        elif path == "/api/tags" and "ollama" in self.speaks:
+            self._send_json(200, {"models": [self._ollama_model(n) for n in sorted(self.models)]})
+        elif path == "/api/ps" and "ollama" in self.speaks:
+            self._send_json(200, {"models": [dict(self._ollama_model(n), expires_at="2099-01-01T00:00:00Z",
+                                                  size_vram=0) for n in sorted(self.loaded)]})
+        elif path == "/api/version" and "ollama" in self.speaks:
+            self._send_json(200, {"version": "0.13.5"})
+        elif path.startswith("/api/"):
+            self._not_found()
         elif path.endswith("/models"):
-            self._send_json(200, {"object": "list", "data": [], "models": [],
-                                  "has_more": False})
+            self._send_json(200, {"object": "list", "data": [
+                {"id": n, "object": "model", "created": 0, "owned_by": "mock"} for n in sorted(self.models)],
+                "models": [], "has_more": False})
         elif path in ("", "/", "/health", "/healthz"):
-            self._send_json(200, {"status": "ok"})
+            if "ollama" in self.speaks and path in ("", "/"):
+                self._send_text(200, "Ollama is running")
+            else:
+                self._send_json(200, {"status": "ok"})
         else:
             self._not_found()
 
@@ -360,14 +493,19 @@ class Handler(BaseHTTPRequestHandler):
             self._send_json(413, {"error": {"message": "body too large"}})
             return
         self._dump(body)
-        if path.endswith("/messages/count_tokens"):
+        if path.startswith("/api/") and "ollama" in self.speaks:
+            self._ollama_post(path, body)
+        elif path.endswith("/messages/count_tokens") and "anthropic" in self.speaks:
             self._send_json(200, {"input_tokens": 1})
-        elif path.endswith("/messages"):
-            self._anthropic(body)
-        elif path.endswith("/responses"):
-            self._responses(body)
-        elif path.endswith("/chat/completions"):
-            self._chat(body)
+        elif path.endswith("/messages") and "anthropic" in self.speaks:
+            if self._key_ok("anthropic"):
+                self._anthropic(body)
+        elif path.endswith("/responses") and "responses" in self.speaks:
+            if self._key_ok("openai"):
+                self._responses(body)
+        elif path.endswith("/chat/completions") and "chat" in self.speaks:
+            if self._key_ok("openai"):
+                self._chat(body)
         elif path.endswith(":countTokens"):
             self._send_json(200, {"totalTokens": 1})
         elif path.endswith(":generateContent") or path.endswith(":streamGenerateContent"):
@@ -379,14 +517,36 @@ class Handler(BaseHTTPRequestHandler):
         self._read_body()
         self._not_found()
 
+    def do_DELETE(self):
+        path = self._route()
+        try:
+            body = self._json_body()
+        except ValueError:
+            body = {}
+        name = str(body.get("model") or body.get("name") or "")
+        if path == "/api/delete" and "ollama" in self.speaks and name in self.models:
+            del self.models[name]
+            self.loaded.pop(name, None)
+            self._send_json(200, {})
+        else:
+            self._not_found()
+
     do_PATCH = do_PUT
-    do_DELETE = do_PUT
 
     # ---------------------------------------------------- scripted turns
     def _turn(self, fn, body, protocol):
         """This call's scripted turn (None in plain mode), logged."""
         if self.tool_command is None:
-            return None
+            if not self.call_tools:
+                return None
+            api = {"anthropic": "anthropic", "responses": "responses"}.get(protocol, "chat")
+            found = first_tool(body, api)
+            if found is None:
+                return None
+            kind = {"anthropic": "tool_use", "responses": "function_call"}.get(protocol, "function")
+            args = found[1] if kind != "function_call" else json.dumps(found[1])
+            self._log_line("TOOL_CALL %s %s" % (protocol, found[0]))
+            return ("tool", kind, found[0], args)
         turn = fn(body, self.tool_command)
         if turn and turn[0] == "result":
             self._log_line("TOOL_RESULT %s" % json.dumps(turn[1]))
@@ -618,11 +778,23 @@ class Handler(BaseHTTPRequestHandler):
         cid = _id("chatcmpl-")
         now = int(time.time())
         usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+        # An Ollama model without the tools capability answers in text on /v1 as well.
+        plain = "ollama" in self.speaks and "tools" not in self.models.get(model, ["tools"])
+        turn = None if plain else self._turn(chat_turn, body, "chat")
+        text = result_reply(turn[1]) if turn and turn[0] == "result" else self.reply
+        calls = None
+        if turn and turn[0] == "tool":
+            calls = [{"id": _id("call_"), "type": "function",
+                      "function": {"name": turn[2], "arguments": json.dumps(turn[3])}}]
+        finish = "tool_calls" if calls else "stop"
         if not body.get("stream"):
+            message = {"role": "assistant", "content": None if calls else text}
+            if calls:
+                message["tool_calls"] = calls
             self._send_json(200, {
                 "id": cid, "object": "chat.completion", "created": now, "model": model,
-                "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
-                             "message": {"role": "assistant", "content": self.reply}}],
+                "choices": [{"index": 0, "finish_reason": finish, "logprobs": None,
+                             "message": message}],
                 "usage": usage})
             return
         self._start_sse()
@@ -634,15 +806,120 @@ class Handler(BaseHTTPRequestHandler):
             return c
 
         self._sse(None, chunk([{"index": 0, "finish_reason": None,
-                                "delta": {"role": "assistant", "content": ""}}]))
-        self._sse(None, chunk([{"index": 0, "finish_reason": None,
-                                "delta": {"content": self.reply}}]))
-        self._sse(None, chunk([{"index": 0, "finish_reason": "stop", "delta": {}}]))
+                                "delta": {"role": "assistant", "content": "" if not calls else None}}]))
+        if calls:
+            c = calls[0]
+            self._sse(None, chunk([{"index": 0, "finish_reason": None, "delta": {"tool_calls": [
+                {"index": 0, "id": c["id"], "type": "function",
+                 "function": {"name": c["function"]["name"], "arguments": ""}}]}}]))
+            self._sse(None, chunk([{"index": 0, "finish_reason": None, "delta": {"tool_calls": [
+                {"index": 0, "function": {"arguments": c["function"]["arguments"]}}]}}]))
+        else:
+            self._sse(None, chunk([{"index": 0, "finish_reason": None,
+                                    "delta": {"content": text}}]))
+        self._sse(None, chunk([{"index": 0, "finish_reason": finish, "delta": {}}]))
         opts = body.get("stream_options")
         if isinstance(opts, dict) and opts.get("include_usage"):
             self._sse(None, chunk([], usage=usage))
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
+
+    # ------------------------------------------------------- Ollama native
+    @classmethod
+    def _ollama_model(cls, name):
+        digest = hashlib.sha256(name.encode()).hexdigest()
+        return {"name": name, "model": name, "modified_at": "2026-11-01T00:00:00Z",
+                "size": 4_700_000_000, "digest": digest,
+                "details": {"format": "gguf", "family": name.split(":")[0], "parameter_size": "8B",
+                            "quantization_level": "Q4_K_M"}}
+
+    def _ndjson_start(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        self._log(200)
+
+    def _ndjson(self, obj):
+        self.wfile.write((json.dumps(obj) + "\n").encode("utf-8"))
+        self.wfile.flush()
+
+    def _ollama_post(self, path, body):
+        name = str(body.get("model") or body.get("name") or "")
+        if path == "/api/show":
+            if name not in self.models:
+                self._send_json(404, {"error": "model '%s' not found" % name})
+                return
+            self._send_json(200, {"modelfile": "FROM %s" % name, "parameters": "", "template": "",
+                                  "details": self._ollama_model(name)["details"],
+                                  "model_info": {"general.architecture": "llama"},
+                                  "capabilities": self.models[name]})
+        elif path == "/api/pull":
+            self._ollama_pull(name, body.get("stream", True) is not False)
+        elif path == "/api/chat":
+            if self._key_ok("ollama"):
+                self._ollama_chat(name, body)
+        else:
+            self._not_found()
+
+    def _ollama_pull(self, name, stream):
+        base = name if ":" in name else name + ":latest"
+        known = [p for p in self.pullable if p == name or p == base or p + ":latest" == base]
+        if not known:
+            err = {"error": "pull model manifest: file does not exist"}
+            if stream:
+                self._ndjson_start()
+                self._ndjson({"status": "pulling manifest"})
+                self._ndjson(err)
+            else:
+                self._send_json(500, err)
+            return
+        digest = "sha256:" + hashlib.sha256(name.encode()).hexdigest()
+        total = 4_700_000_000
+        steps = [{"status": "pulling manifest"}]
+        for done in (0, total // 4, total // 2, 3 * total // 4, total):
+            steps.append({"status": "pulling %s" % digest[7:19], "digest": digest,
+                          "total": total, "completed": done})
+        steps += [{"status": "verifying sha256 digest"}, {"status": "writing manifest"},
+                  {"status": "success"}]
+        self.models[name] = ["completion", "tools"]
+        if not stream:
+            self._send_json(200, {"status": "success"})
+            return
+        self._ndjson_start()
+        for st in steps:
+            self._ndjson(st)
+            time.sleep(0.02)
+
+    def _ollama_chat(self, name, body):
+        if name not in self.models:
+            self._send_json(404, {"error": "model \"%s\" not found, try pulling it first" % name})
+            return
+        load_ns = 0
+        if name not in self.loaded:
+            time.sleep(self.load_seconds)
+            load_ns = int(self.load_seconds * 1e9)
+            self.loaded[name] = time.time()
+        turn = None
+        if "tools" in self.models[name]:
+            turn = self._turn(chat_turn, body, "ollama")
+        text = result_reply(turn[1]) if turn and turn[0] == "result" else self.reply
+        message = {"role": "assistant", "content": text}
+        if turn and turn[0] == "tool":
+            message = {"role": "assistant", "content": "",
+                       "tool_calls": [{"function": {"name": turn[2], "arguments": turn[3]}}]}
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        final = {"model": name, "created_at": now, "message": message, "done": True,
+                 "done_reason": "stop", "total_duration": load_ns + 20_000_000,
+                 "load_duration": load_ns, "prompt_eval_count": 1,
+                 "prompt_eval_duration": 5_000_000, "eval_count": 1, "eval_duration": 10_000_000}
+        if body.get("stream", True) is False:
+            self._send_json(200, final)
+            return
+        self._ndjson_start()
+        self._ndjson({"model": name, "created_at": now, "message": message, "done": False})
+        self._ndjson(dict(final, message={"role": "assistant", "content": ""}))
 
 
     # ---------------------------------------------------- Google Gemini API
@@ -689,6 +966,17 @@ def main(argv=None):
     ap.add_argument("--dump-dir", metavar="DIR",
                     help="write every model request body to DIR/NNN.json")
     ap.add_argument("--log", help="append one line per request (METHOD PATH STATUS) here")
+    ap.add_argument("--speaks", default="anthropic,chat,responses",
+                    help="comma-separated APIs served: anthropic, chat, responses, ollama")
+    ap.add_argument("--call-tools", action="store_true",
+                    help="answer a request that offers tools with a call of the first one")
+    ap.add_argument("--require-key", metavar="KEY",
+                    help="refuse (401) a model call that does not carry KEY")
+    ap.add_argument("--models", default="",
+                    help="installed models: NAME[:tag][+tools],... (+tools: it calls tools)")
+    ap.add_argument("--pullable", default="", help="models /api/pull can fetch: NAME,...")
+    ap.add_argument("--load-seconds", type=float, default=0.2,
+                    help="time a cold model takes to load on its first /api/chat")
     ap.add_argument("--max-seconds", type=float, default=600.0,
                     help="exit by itself after this many seconds (default 600)")
     args = ap.parse_args(argv)
@@ -701,6 +989,19 @@ def main(argv=None):
     Handler.websocket = not args.no_websocket
     Handler.tool_command = args.tool_command
     Handler.dump_dir = args.dump_dir
+    speaks = tuple(x for x in args.speaks.split(",") if x)
+    for x in speaks:
+        if x not in ("anthropic", "chat", "responses", "ollama"):
+            ap.error("--speaks: unknown API %r" % x)
+    Handler.speaks = speaks
+    Handler.call_tools = args.call_tools
+    Handler.require_key = args.require_key or None
+    Handler.models = {}
+    for m in (x for x in args.models.split(",") if x):
+        name, tools = (m[:-6], True) if m.endswith("+tools") else (m, False)
+        Handler.models[name] = ["completion", "tools"] if tools else ["completion"]
+    Handler.pullable = tuple(x for x in args.pullable.split(",") if x)
+    Handler.load_seconds = max(0.0, min(args.load_seconds, 30.0))
     if args.log:
         Handler.log_file = open(args.log, "a", encoding="utf-8")
 

@@ -266,5 +266,125 @@ class Lifetime(unittest.TestCase):
         stop(proc, log)
 
 
+class Server(unittest.TestCase):
+    """A mock started per class, without Gateway's own tests."""
+    request = Gateway.request
+
+    @classmethod
+    def tearDownClass(cls):
+        stop(cls.proc, cls.log)
+
+
+WEATHER = {"type": "function", "function": {"name": "get_weather", "parameters": {
+    "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
+
+
+class ChatScripted(Server):
+    """Chat Completions tool calls in scripted mode, JSON and SSE."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.proc, cls.port, cls.log = start("--tool-command", CMD)
+
+    def test_chat_tool_call_then_result(self):
+        tool = {"type": "function", "function": {"name": "bash", "parameters": {
+            "type": "object", "properties": {"command": {"type": "string"}}}}}
+        body = {"model": "m", "tools": [tool], "messages": [{"role": "user", "content": "go"}]}
+        st, _, raw = self.request("POST", "/v1/chat/completions", body)
+        msg = json.loads(raw)["choices"][0]
+        self.assertEqual(msg["finish_reason"], "tool_calls")
+        call = msg["message"]["tool_calls"][0]
+        self.assertEqual(json.loads(call["function"]["arguments"]), {"command": CMD})
+        body["messages"] += [msg["message"], {"role": "tool", "tool_call_id": call["id"], "content": "42"}]
+        st, _, raw = self.request("POST", "/v1/chat/completions", dict(body, stream=True))
+        self.assertIn("the tool printed: 42", raw.decode())
+
+
+class Ollama(Server):
+    """--speaks ollama,chat: the native API, models, pulls, load times, keys."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.proc, cls.port, cls.log = start(
+            "--speaks", "ollama,chat", "--models", "qwen3:8b+tools,gemma:2b", "--pullable", "llama3.2",
+            "--call-tools", "--load-seconds", "0.3")
+
+    def test_speaks_only_what_it_is_told(self):
+        self.assertEqual(self.request("POST", "/v1/messages", {"model": "m"})[0], 404)
+        self.assertEqual(self.request("POST", "/v1/responses", {"model": "m"})[0], 404)
+        self.assertEqual(self.request("GET", "/")[2], b"Ollama is running")
+
+    def test_tags_show_ps(self):
+        tags = json.loads(self.request("GET", "/api/tags")[2])
+        self.assertLessEqual({"gemma:2b", "qwen3:8b"}, {m["name"] for m in tags["models"]})
+        show = json.loads(self.request("POST", "/api/show", {"model": "qwen3:8b"})[2])
+        self.assertIn("tools", show["capabilities"])
+        self.assertEqual(self.request("POST", "/api/show", {"model": "nope"})[0], 404)
+
+    def test_chat_cold_then_loaded_and_tool_call(self):
+        body = {"model": "qwen3:8b", "stream": False, "tools": [WEATHER],
+                "messages": [{"role": "user", "content": "weather?"}]}
+        first = json.loads(self.request("POST", "/api/chat", body)[2])
+        self.assertGreater(first["load_duration"], 0)
+        self.assertEqual(first["message"]["tool_calls"][0]["function"], {"name": "get_weather", "arguments": {"city": "ok"}})
+        second = json.loads(self.request("POST", "/api/chat", body)[2])
+        self.assertEqual(second["load_duration"], 0)
+        ps = json.loads(self.request("GET", "/api/ps")[2])
+        self.assertIn("qwen3:8b", [m["name"] for m in ps["models"]])
+
+    def test_plain_model_answers_tools_in_text(self):
+        body = {"model": "gemma:2b", "stream": False, "tools": [WEATHER],
+                "messages": [{"role": "user", "content": "weather?"}]}
+        out = json.loads(self.request("POST", "/api/chat", body)[2])
+        self.assertNotIn("tool_calls", out["message"])
+        self.assertEqual(out["message"]["content"], REPLY)
+
+    def test_missing_model(self):
+        st, _, raw = self.request("POST", "/api/chat", {"model": "absent", "messages": []})
+        self.assertEqual(st, 404)
+        self.assertIn("try pulling it first", json.loads(raw)["error"])
+
+    def test_pull_progress_and_unknown(self):
+        st, ctype, raw = self.request("POST", "/api/pull", {"model": "llama3.2"})
+        lines = [json.loads(l) for l in raw.decode().splitlines()]
+        self.assertEqual(ctype, "application/x-ndjson")
+        self.assertEqual(lines[-1], {"status": "success"})
+        self.assertTrue(any(l.get("completed") == l.get("total") and "total" in l for l in lines))
+        self.assertIn("llama3.2", [m["name"] for m in json.loads(self.request("GET", "/api/tags")[2])["models"]])
+        raw = self.request("POST", "/api/pull", {"model": "nope"})[2]
+        self.assertIn("error", json.loads(raw.decode().splitlines()[-1]))
+
+    def test_chat_completions_call_tools(self):
+        body = {"model": "qwen3:8b", "tools": [WEATHER], "messages": [{"role": "user", "content": "w"}]}
+        out = json.loads(self.request("POST", "/v1/chat/completions", body)[2])
+        self.assertEqual(out["choices"][0]["message"]["tool_calls"][0]["function"]["name"], "get_weather")
+
+    def test_zz_headers_logged(self):
+        self.request("GET", "/api/tags", headers={"X-Probe": "seen"})
+        for _ in range(50):  # the line is written just after the answer
+            with open(self.log) as fh:
+                text = fh.read()
+            if "X-Probe" in text:
+                break
+            time.sleep(0.05)
+        self.assertIn('"X-Probe": "seen"', text)
+
+
+class RequireKey(Server):
+    @classmethod
+    def setUpClass(cls):
+        cls.proc, cls.port, cls.log = start("--require-key", "k-123")
+
+    def test_key_required(self):
+        body = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
+        st, _, raw = self.request("POST", "/v1/messages", body)
+        self.assertEqual((st, json.loads(raw)["error"]["type"]), (401, "authentication_error"))
+        self.assertEqual(self.request("POST", "/v1/messages", body, {"x-api-key": "k-123"})[0], 200)
+        self.assertEqual(self.request("POST", "/v1/chat/completions", body,
+                                      {"Authorization": "Bearer k-123"})[0], 200)
+        self.assertEqual(self.request("POST", "/v1/chat/completions", body,
+                                      {"Authorization": "Bearer wrong"})[0], 401)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

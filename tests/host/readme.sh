@@ -15,6 +15,12 @@
 # usage: sh tests/host/readme.sh [README]
 set -u
 unset CDPATH
+# No check here may send a packet anywhere: as root, run in a network namespace of our own
+# that has only loopback, so a probe the script makes of a fixture's address goes nowhere.
+if [ "$(id -u)" = 0 ] && [ -z "${CS_HOST_TEST_NETNS:-}" ] && command -v unshare >/dev/null 2>&1; then
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	CS_HOST_TEST_NETNS=1 exec unshare --net sh -c 'ip link set lo up 2>/dev/null; exec sh "$0" "$@"' "$0" "$@"
+fi
 repo=$(cd -P -- "$(dirname -- "$0")/../.." && pwd -P) || exit 1
 README=${1:-$repo/README.md}
 T=$(mktemp -d) || exit 1
@@ -54,21 +60,16 @@ done
 exit 0
 EOF
 chmod +x "$T/bin/podman"
-# A listener stands in for the README's gateway, so that doctor's reachability test goes to
-# this machine's loopback, never to the address the README shows.
-python3 -c 'import socket, sys, time
-s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
-print(s.getsockname()[1], flush=True)
-end = time.time() + 120
-s.settimeout(1)
-while time.time() < end:
-	try: c, _ = s.accept(); c.close()
-	except OSError: pass' >"$T/port" &
+# The mock model gateway (tests/gateway/mock_gateway.py, the real wire formats) stands in for
+# the README's gateway on loopback, so that what the script asks of it (endpoints add's probe,
+# doctor's reachability test) stays on this machine, never the address the README shows.
+python3 "$repo/tests/gateway/mock_gateway.py" --port 0 --max-seconds 120 >"$T/gw.out" 2>"$T/gw.err" &
 listener=$!
 trap 'kill "$listener" 2>/dev/null; rm -rf -- "$T"' EXIT
 i=0
-while [ ! -s "$T/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-port=$(cat "$T/port")
+while ! grep -q '^mock_gateway listening' "$T/gw.out" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+port=$(sed -n 's/^mock_gateway listening on [^ ]* //p' "$T/gw.out")
+ok "the mock gateway listens on loopback (port ${port:-none})" [ -n "$port" ]
 
 KEY=sk-readme-test-$$-value
 person() {  # person COMMAND-LINE: as a person types it, in a fresh home with the key exported

@@ -5,6 +5,12 @@
 # Touches only a temporary directory of its own: HOME and CLI_SANDBOX_HOME point into it.
 set -u
 unset CDPATH
+# No check here may send a packet anywhere: as root, run in a network namespace of our own
+# that has only loopback, so a probe the script makes of a fixture's address goes nowhere.
+if [ "$(id -u)" = 0 ] && [ -z "${CS_HOST_TEST_NETNS:-}" ] && command -v unshare >/dev/null 2>&1; then
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	CS_HOST_TEST_NETNS=1 exec unshare --net sh -c 'ip link set lo up 2>/dev/null; exec sh "$0" "$@"' "$0" "$@"
+fi
 
 repo=$(cd -P -- "$(dirname -- "$0")/../.." && pwd -P) || exit 1
 CS=$repo/host/cli-sandbox
@@ -355,20 +361,20 @@ t "--workspace with spaces and quotes reaches -v intact" has_arg "$WS:/workspace
 # ---------------------------------------------------------------- named endpoints
 cs endpoints list
 t "endpoints list with none says how to add one" grep -qF "endpoints add NAME URL" "$T/out"
-cs endpoints add ollama http://localhost:11434
+cs endpoints add ollama http://localhost:11434 --no-probe
 t "endpoints add succeeds" rc_is 0
-cs endpoints add gw http://192.0.2.1:4000/v1
-cs endpoints add ollama http://127.0.0.1:11434/api
+cs endpoints add gw http://192.0.2.1:4000/v1 --no-probe
+cs endpoints add ollama http://127.0.0.1:11434/api --no-probe
 cat "$CLI_SANDBOX_HOME/endpoints" >"$T/out"
 t "the endpoints file holds one 'NAME URL' per line; add replaces a name" \
 	out_is "$(printf 'gw http://192.0.2.1:4000/v1\nollama http://127.0.0.1:11434/api')"
 for bad in 'bad name' 'a/b' '-x' '' 'é' '.hidden' 'x;y'; do
-	cs endpoints add "$bad" http://192.0.2.1:1
+	cs endpoints add "$bad" http://192.0.2.1:1 --no-probe
 	t "endpoint name '$bad' is refused" failed_with "bad endpoint name"
 done
-cs endpoints add ok_name-1.2 'http://192.0.2.1:1 x'
+cs endpoints add ok_name-1.2 'http://192.0.2.1:1 x' --no-probe
 t "a URL with a space is refused" failed_with "bad URL"
-cs endpoints add ok_name-1.2 http://192.0.2.3:1
+cs endpoints add ok_name-1.2 http://192.0.2.3:1 --no-probe
 t "a name with letters, digits, - _ . is accepted" rc_is 0
 cs endpoints use nope
 t "endpoints use of an unknown name is refused" failed_with "no endpoint named 'nope'"
@@ -607,7 +613,7 @@ cs doctor --json --interactive
 t "doctor, interactive without an endpoint: endpoint is fine" jq_is 'c["endpoint"]["ok"]' True
 CWD=$HOME cs doctor --json --interactive
 t "doctor in the home directory: the workspace check fails" jq_is '(j["ok"], c["workspace"]["ok"])' "(False, False)"
-cs endpoints add local "http://localhost:$port"
+cs endpoints add local "http://localhost:$port" --no-probe
 FAKE_GATEWAY=127.0.0.1 cs doctor --json --endpoint local
 t "doctor: a host endpoint is tested as given and at the gateway address" jq_is '(c["endpoint"]["ok"], "containers use http://127.0.0.1:" in c["endpoint"]["detail"])' "(True, True)"
 printf '#!/bin/sh\necho "2: lo    inet 127.0.0.2/8 scope host lo"\n' >"$T/nostat/ip" && chmod +x "$T/nostat/ip"
@@ -691,17 +697,17 @@ t "codex with a login in ~/.codex/auth.json and no key: runs, no -e key" sh -c "
 rm -f "$HOME/.codex/auth.json"
 
 # endpoints add NAME URL --key-env VAR
-cs endpoints add keyed http://192.0.2.5:4000 --key-env MY_GW_KEY
+cs endpoints add keyed http://192.0.2.5:4000 --no-probe --key-env MY_GW_KEY
 t "endpoints add --key-env: accepted" rc_is 0
 t "... the line is 'NAME URL key-env=VAR'" grep -qxF "keyed http://192.0.2.5:4000 key-env=MY_GW_KEY" "$CLI_SANDBOX_HOME/endpoints"
 cs endpoints list
-t "... endpoints list shows it" grep -qxF "  keyed http://192.0.2.5:4000 key-env=MY_GW_KEY" "$T/out"
-cs endpoints add bad http://192.0.2.5:4000 --key-env 1BAD
-t "--key-env with a bad variable name is refused" failed_with "bad variable name"
-cs endpoints add bad http://192.0.2.5:4000 --frob x
-t "an unknown endpoints add option is refused" failed_with "unknown endpoints add option"
+t "... endpoints list shows it" grep -qxF "  keyed http://192.0.2.5:4000 key=\$MY_GW_KEY" "$T/out"
+cs endpoints add bad http://192.0.2.5:4000 --no-probe --key-env 1BAD
+t "--key-env with a bad variable name is refused" failed_with "bad --key-env '1BAD'"
+cs endpoints add bad http://192.0.2.5:4000 --no-probe --frob x
+t "an unknown endpoints add option is refused" failed_with "for endpoints add"
 printf 'future http://192.0.2.6:1 type=openai model=m key-env=FUT_KEY\n' >>"$CLI_SANDBOX_HOME/endpoints"
-cs endpoints add other http://192.0.2.7:1
+cs endpoints add other http://192.0.2.7:1 --no-probe
 t "a line with attributes this script does not know survives another add" grep -qxF "future http://192.0.2.6:1 type=openai model=m key-env=FUT_KEY" "$CLI_SANDBOX_HOME/endpoints"
 ANTHROPIC_API_KEY='' MY_GW_KEY=sk-host-key-env-secret cs --endpoint keyed claude
 t "an endpoint's key-env feeds the CLI's first variable, by name" env_is "ANTHROPIC_API_KEY=sk-host-key-env-secret"

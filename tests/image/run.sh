@@ -369,7 +369,7 @@ host_script() {
 		CLI_SANDBOX_ENGINE_ARGS="--ulimit nofile=1024:1024 --ulimit nproc=1000:1000 --network ns:/run/netns/$NS_SBX" \
 		timeout 240 sh "$ROOT/host/cli-sandbox" "$@" </dev/null
 }
-host_script endpoints add gw "$URL" >/dev/null && host_script endpoints use gw >/dev/null
+host_script endpoints add gw "$URL" --no-probe >/dev/null && host_script endpoints use gw >/dev/null
 : >"$WORK/gateway.log"
 host_script --workspace "$WORK/ws" claude -- -p "say pong" >"$WORK/host.out" 2>"$WORK/host.err"
 rc=$?

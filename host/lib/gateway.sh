@@ -1,0 +1,237 @@
+# host/lib/gateway.sh: which path a CLI takes to an endpoint (direct or through the gateway),
+# shellcheck shell=sh disable=SC2154,SC2034,SC2016 # variables (and $NAMES meant literally) set by host/cli-sandbox, which sources this
+# and the gateway's container beside the sandbox. Sourced by host/cli-sandbox; docs/gateway.md.
+#
+# The gateway is claude-code-router in its own image (Dockerfile target gateway). It serves
+# Anthropic Messages to the sandbox and speaks Chat Completions (or Messages) upstream. It
+# alone holds the endpoint's key (passed by name with -e, read from the variable the endpoint
+# names); the sandbox gets a per-run token that the router requires on every request
+# (its APIKEY: x-api-key or Bearer, else 401). Neither value is in a file or an argument: the
+# router's config names them as $VARIABLES.
+
+GW_PORT=3456
+gw_image=${CLI_SANDBOX_GATEWAY_IMAGE:-}
+
+# gw_image_name: set gw_image to the gateway's image next to $image when not chosen:
+# REPOSITORY-gateway:TAG (what image/build.sh --cli gateway builds).
+gw_image_name() {
+	[ -z "$gw_image" ] || return 0
+	case ${image##*/} in
+	*:*) gw_image=${image%:*}-gateway:${image##*:} ;;
+	*) gw_image=$image-gateway:latest ;;
+	esac
+}
+
+# ------------------------------------------------------------------ the plan
+# plan_backend CLI NAME KEEP_OUT: decide how CLI reaches endpoint NAME. Sets
+#   PLAN      direct | gateway | legacy (an endpoint recorded without a type: the URL as is)
+#   CLI_API   what the CLI speaks on its path: anthropic | responses
+#   CRED_VAR  the CLI's credential variable on that path
+#   UP_API    gateway only: what the gateway speaks upstream: chat | anthropic
+#   EP_URL EP_TYPE EP_MODEL EP_KEYENV EP_SPEAKS  the endpoint's record
+# Dies, before anything starts, on a combination no path serves, naming what would work.
+plan_backend() {
+	_c=$1 _n=$2 _out=$3
+	EP_URL=$(endpoint_url "$_n") || die "no endpoint named '$_n': see 'cli-sandbox endpoints list'"
+	EP_TYPE=$(ep_get "$_n" type) EP_MODEL=$(ep_get "$_n" model)
+	EP_KEYENV=$(ep_get "$_n" key-env) EP_SPEAKS=$(ep_get "$_n" speaks)
+	PLAN=legacy CLI_API='' CRED_VAR='' UP_API=''
+	[ -n "$EP_TYPE" ] || return 0
+	_up=chat
+	case ,$EP_SPEAKS, in *,chat,*) ;; *) _up='' ;; esac
+	case $_c in
+	claude | pi)
+		CLI_API=anthropic CRED_VAR=ANTHROPIC_API_KEY
+		case ,$EP_SPEAKS, in
+		*,anthropic,*) if [ "$_out" = true ]; then PLAN=gateway UP_API=anthropic; else PLAN=direct; fi ;;
+		*) [ -n "$_up" ] || die "$_c needs Anthropic Messages, and endpoint '$_n' speaks ${EP_SPEAKS:-nothing known} (no Chat Completions for the gateway to translate to): re-probe it with 'cli-sandbox endpoints add $_n $EP_URL', or use an Anthropic, OpenAI-compatible or Ollama endpoint"
+		   PLAN=gateway UP_API=chat ;;
+		esac ;;
+	codex)
+		# codex 0.171 exec sends CODEX_API_KEY, not OPENAI_API_KEY (a mock that requires the key
+		# saw no Authorization with OPENAI_API_KEY alone); the init takes either for auth.json.
+		CLI_API=responses CRED_VAR=CODEX_API_KEY
+		case ,$EP_SPEAKS, in
+		*,responses,*) ;;
+		*) die "codex needs the OpenAI Responses API (POST /v1/responses), which endpoint '$_n' does not serve (it speaks ${EP_SPEAKS:-nothing known}), and no maintained gateway here translates Responses to it: run claude or pi against '$_n' (through the gateway), or point codex at an endpoint that serves /v1/responses (OpenAI, a recent Ollama)" ;;
+		esac
+		[ "$_out" = false ] || die "--keep-keys-out is not available for codex: the gateway serves Anthropic Messages only, codex needs Responses; run codex without it (its key then reaches the sandbox), or use claude or pi"
+		PLAN=direct ;;
+	esac
+	if [ "$PLAN" = gateway ] && [ -z "$EP_MODEL" ]; then
+		die "endpoint '$_n' has no model, and the gateway must name one upstream: set it with 'cli-sandbox endpoints add $_n $EP_URL --model M' (Ollama: 'cli-sandbox --endpoint $_n models use M')"
+	fi
+	if [ -n "$EP_KEYENV" ]; then
+		eval "_kv=\${$EP_KEYENV:-}"
+		[ -n "$_kv" ] || die "the key variable $EP_KEYENV of endpoint '$_n' is not set: export $EP_KEYENV in your shell (its value is never printed), or re-add the endpoint without --key-env"
+	fi
+}
+
+# plan_cli_url: set CLI_URL, the URL the sandbox's CLI is given on a direct path.
+plan_cli_url() {
+	case $CLI_API in
+	anthropic) ep_base "$EP_URL" anthropic ;;
+	responses) ep_base "$EP_URL" responses ;;
+	esac
+	CLI_URL=$BASE
+}
+
+# ------------------------------------------------------------------ the gateway's container
+
+
+# gw_config UPSTREAM-URL: print the router's config (no secret in it: $VARIABLES only).
+gw_config() {
+	if [ "$UP_API" = anthropic ]; then
+		ep_base "$1" anthropic; _api=$BASE/v1/messages
+		_tr=',"transformer":{"use":["Anthropic"]}'
+	else
+		ep_base "$1" chat; _api=$BASE/chat/completions
+		_tr=''
+	fi
+	_key='none'
+	[ -z "$EP_KEYENV" ] || _key='$CLI_SANDBOX_UPSTREAM_KEY'
+	printf '{"HOST":"0.0.0.0","PORT":%s,"APIKEY":"$CLI_SANDBOX_GATEWAY_TOKEN","LOG":false,"API_TIMEOUT_MS":600000,"Providers":[{"name":"upstream","api_base_url":%s,"api_key":"%s","models":[%s]%s}],"Router":{"default":%s}}' \
+		"$GW_PORT" "$(json_str "$_api")" "$_key" "$(json_str "$EP_MODEL")" "$_tr" "$(json_str "upstream,$EP_MODEL")"
+}
+
+# gw_token: set TOKEN to a fresh random token (128 bits, hex).
+gw_token() {
+	TOKEN=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+	[ ${#TOKEN} -eq 32 ] || die "cannot read 16 random bytes from /dev/urandom for the gateway's token"
+}
+
+# gw_names NAME: set GW_CT (the container) and GW_NET (the sandbox's network) for NAME.
+gw_names() {
+	GW_CT=cli-sandbox-gw-$1
+	GW_NET=${CLI_SANDBOX_GATEWAY_NETWORK:-$GW_CT}
+}
+
+# gw_cmd_net: the engine command that makes the sandbox's network, internal (no route out).
+gw_cmd_net() {
+	CMD=
+	add network create --internal
+	[ -z "${CLI_SANDBOX_GATEWAY_SUBNET:-}" ] || add --subnet "$CLI_SANDBOX_GATEWAY_SUBNET"
+	add "$GW_NET"
+}
+
+# gw_cmd_run UPSTREAM-URL: the engine command that starts the gateway's container, on the
+# network that reaches the upstream (CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK, else the engine's
+# default). The key and the token go by name: their values are only in the engine's environment.
+gw_cmd_run() {
+	CMD=
+	add run -d --name "$GW_CT"
+	for _a in ${CLI_SANDBOX_ENGINE_ARGS:-}; do add "$_a"; done
+	add --cap-drop=ALL --security-opt=no-new-privileges
+	[ -z "${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}" ] || add --network "$CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK"
+	add --label io.cli-sandbox.role=gateway
+	add -e CLI_SANDBOX_GATEWAY_TOKEN
+	[ -z "$EP_KEYENV" ] || add -e CLI_SANDBOX_UPSTREAM_KEY
+	add -e "CLI_SANDBOX_GATEWAY_CONFIG=$(gw_config "$1")"
+	add "$gw_image"
+}
+
+# gw_print_plan UPSTREAM-URL: what a dry run prints before the sandbox's command.
+gw_print_plan() {
+	_saved=$CMD _upurl=$1
+	gw_image_name
+	echo "# the gateway beside the sandbox (claude-code-router; the sandbox reaches only it):"
+	gw_cmd_net; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
+	gw_cmd_run "$_upurl"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
+	CMD=; add network connect "$GW_NET" "$GW_CT"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
+	echo "# then the sandbox, on $GW_NET, its CLI given the run's token in $CRED_VAR (never the key):"
+	CMD=$_saved
+}
+
+# gw_ip: set GW_IP to the gateway's address on the sandbox's network.
+gw_ip() {
+	GW_IP=$(eng inspect -f "{{(index .NetworkSettings.Networks \"$GW_NET\").IPAddress}}" "$GW_CT" 2>/dev/null) || GW_IP=
+	case $GW_IP in *.*.*.*) ;; *) return 1 ;; esac
+}
+
+# gw_wait: wait (at most CLI_SANDBOX_GATEWAY_WAIT seconds, default 30) until the router
+# answers inside its container; fails when it does not or its container ended.
+gw_wait() {
+	_i=0 _max=${CLI_SANDBOX_GATEWAY_WAIT:-30}
+	while [ "$_i" -lt $((_max * 5)) ]; do
+		if eng exec "$GW_CT" node -e "fetch('http://127.0.0.1:$GW_PORT/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))" >/dev/null 2>&1; then
+			return 0
+		fi
+		[ "$(eng inspect -f '{{.State.Running}}' "$GW_CT" 2>/dev/null)" = true ] || return 1
+		sleep 0.2
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
+# gw_remove: remove the gateway's container and network (whatever of them exists).
+gw_remove() {
+	eng rm -f "$GW_CT" >/dev/null 2>&1 || true
+	eng network rm "$GW_NET" >/dev/null 2>&1 || true
+}
+
+# gw_start UPSTREAM-URL: make the network, start the gateway with a fresh token, wait for it.
+# Sets TOKEN and GW_IP; on any failure removes what it made and dies with the fix.
+gw_start() {
+	_saved=$CMD _upurl=$1
+	gw_image_name
+	eng image inspect "$gw_image" >/dev/null 2>&1 || die "the gateway's image $gw_image is not present in $engine: build it with 'sh image/build.sh --cli gateway' (or set CLI_SANDBOX_GATEWAY_IMAGE)"
+	if eng inspect "$GW_CT" >/dev/null 2>&1; then
+		die "a container named $GW_CT already exists: stop it with 'cli-sandbox down' (or '$engine rm -f $GW_CT')"
+	fi
+	gw_token
+	gw_cmd_net; eval "set -- $CMD"
+	_err=$(eng "$@" 2>&1 >/dev/null) || die "cannot create the gateway's network $GW_NET: $(printf '%s\n' "$_err" | tail -n 1); remove a leftover with '$engine network rm $GW_NET' or choose another CLI_SANDBOX_GATEWAY_SUBNET"
+	gw_cmd_run "$_upurl"; eval "set -- $CMD"
+	_kv=
+	[ -z "$EP_KEYENV" ] || eval "_kv=\${$EP_KEYENV}"
+	if ! _err=$(CLI_SANDBOX_GATEWAY_TOKEN=$TOKEN CLI_SANDBOX_UPSTREAM_KEY=$_kv; export CLI_SANDBOX_GATEWAY_TOKEN CLI_SANDBOX_UPSTREAM_KEY; eng "$@" 2>&1 >/dev/null); then
+		gw_remove
+		die "the gateway did not start: $(printf '%s\n' "$_err" | tail -n 1); check '$engine images $gw_image' and CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK"
+	fi
+	_err=$(eng network connect "$GW_NET" "$GW_CT" 2>&1) || { gw_remove; die "cannot attach the gateway to $GW_NET: $(printf '%s\n' "$_err" | tail -n 1)"; }
+	if ! gw_wait || ! gw_ip; then
+		_log=$(eng logs "$GW_CT" 2>&1 | tail -n 1)
+		gw_remove
+		die "the gateway did not answer within ${CLI_SANDBOX_GATEWAY_WAIT:-30} seconds (${_log:-no output}): check the endpoint with 'cli-sandbox doctor' and the image with 'sh image/build.sh --cli gateway'"
+	fi
+	CMD=$_saved
+}
+
+# gw_state NAME: load a gateway that 'up' left running for NAME (GW_IP, TOKEN); fail when
+# there is none or it is no longer running (its stale state is then removed).
+gw_state() {
+	_f=$conf/gateway/$1
+	[ -f "$_f" ] || return 1
+	GW_CT=$(sed -n 's/^container=//p' "$_f") GW_NET=$(sed -n 's/^network=//p' "$_f")
+	GW_IP=$(sed -n 's/^ip=//p' "$_f") TOKEN=$(sed -n 's/^token=//p' "$_f")
+	if [ "$(eng inspect -f '{{.State.Running}}' "$GW_CT" 2>/dev/null)" != true ]; then
+		gw_remove
+		rm -f -- "$_f"
+		return 1
+	fi
+}
+
+# gw_up NAME: start a long-lived gateway for NAME (its state: container, network, address
+# and token, in a 0600 file; never the key).
+gw_up() {
+	if gw_state "$1"; then echo "the gateway for '$1' is already running at $GW_IP:$GW_PORT ($GW_CT)"; return 0; fi
+	gw_names "$1"
+	host_url "$EP_URL" || die "$ERR"
+	gw_start "$HOST_URL"
+	mkdir -p -- "$conf/gateway" || die "cannot create $conf/gateway: check the permissions of $conf"
+	(umask 077 && printf 'container=%s\nnetwork=%s\nip=%s\ntoken=%s\n' "$GW_CT" "$GW_NET" "$GW_IP" "$TOKEN" >"$conf/gateway/$1") ||
+		{ gw_remove; die "cannot write $conf/gateway/$1: check its permissions"; }
+	echo "the gateway for '$1' is up at $GW_IP:$GW_PORT ($GW_CT, network $GW_NET); stop it with 'cli-sandbox down'"
+}
+
+gw_down() {
+	if gw_state "$1"; then
+		gw_remove
+		rm -f -- "$conf/gateway/$1"
+		echo "the gateway for '$1' is stopped"
+	else
+		gw_names "$1"
+		gw_remove
+		echo "no gateway was running for '$1'"
+	fi
+}

@@ -1,0 +1,163 @@
+# host/lib/ping.sh: 'ping' (does the model answer, and with a structured tool call, on the
+# shellcheck shell=sh disable=SC2154,SC2034,SC2016 # variables (and $NAMES meant literally) set by host/cli-sandbox, which sources this
+# exact path the CLI will use) and 'status' (is everything in place to launch). Sourced by
+# host/cli-sandbox; docs/gateway.md. The checks themselves run in host/lib/ping.mjs, inside
+# the sandbox image behind its managed firewall (and inside the gateway's container for the
+# upstream), never from this host.
+
+# ping_sandbox API CHECK TOOLS: run ping.mjs in the sandbox image, managed firewall, on the
+# CLI's path; prints its JSON lines.
+ping_sandbox() {
+	CMD=
+	add run --rm -i
+	for _a in ${CLI_SANDBOX_ENGINE_ARGS:-}; do add "$_a"; done
+	[ "$PLAN" != gateway ] || add --network "$GW_NET"
+	add --cap-drop=ALL --cap-add=NET_ADMIN --cap-add=SETUID --cap-add=SETGID --cap-add=SETPCAP
+	add --security-opt=no-new-privileges
+	add -v "$libdir/ping.mjs:/opt/cli-sandbox/ping.mjs:ro"
+	# CLI_SANDBOX_PING_TARGET: ask another URL from inside, through the same firewall (a
+	# diagnostic: would the CLI reach it?); the firewall stays the CLI's.
+	add -e CLI_SANDBOX_EGRESS_PROFILE=managed -e "TASK_AGENT_MODEL_BASE_URL=$PING_URL" -e "PING_URL=${CLI_SANDBOX_PING_TARGET:-$PING_URL}"
+	add -e "PING_API=$1" -e "PING_CHECK=$2" -e "PING_TOOLS=$3" -e "PING_MODEL=${EP_MODEL:-default}" -e "PING_KEY_VAR=$CRED_VAR"
+	[ -z "$_cred" ] || add -e "$CRED_VAR"
+	run_image
+	add "$IMG" -- node /opt/cli-sandbox/ping.mjs
+	eval "set -- $GLOBAL_Q $CMD"
+	# Its JSON lines, and the init's block-log lines (what the firewall refused) as checks.
+	_res=$("$engine" "$@" 2>&1 </dev/null | awk '
+		/^\{/ { print; next }
+		/^cli-sandbox-init: blocked: / { l = $0; sub(/^cli-sandbox-init: blocked: /, "", l); gsub(/["\\]/, "", l)
+		         printf "{\"check\":\"firewall\",\"ok\":false,\"error\":\"the firewall refused %s\"}\n", l }')
+	[ -n "$_res" ] || _res=$(printf '{"check":"%s","ok":false,"error":"the sandbox did not run the check (see cli-sandbox doctor)"}' "$2")
+	printf '%s\n' "$_res"
+}
+
+# ping_upstream: the direct check from the gateway's container (where the key is).
+ping_upstream() {
+	_api=$UP_API
+	[ "$EP_TYPE" != ollama ] || _api=ollama
+	eng exec -i -e "PING_URL=$HOST_URL" -e "PING_API=$_api" -e PING_CHECK=direct -e PING_TOOLS=0 \
+		-e "PING_MODEL=$EP_MODEL" -e PING_KEY_VAR=CLI_SANDBOX_UPSTREAM_KEY "$GW_CT" \
+		node --input-type=module - <"$libdir/ping.mjs" 2>&1 | grep '^{' ||
+		echo '{"check":"direct","ok":false,"error":"the gateway container did not run the check"}'
+}
+
+# ping_report JSON-LINES: print the results (text or --json) and the verdict; fail when NOT OK.
+ping_report() {
+	printf '%s\n' "$1" | awk -v json="$2" -v cli="$cli" -v ep="$endpoint" -v plan="$PLAN" '
+		function f(k,   m) { if (match($0, "\"" k "\":(\"([^\"\\\\]|\\\\.)*\"|[^,}]*)")) { m = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3); gsub(/^"|"$/, "", m); return m } return "" }
+		/^\{/ { n++; line[n] = $0; if (f("ok") != "true") bad = 1 }
+		END {
+			if (n == 0) bad = 1
+			if (json == "true") {
+				printf "{\"cli\":\"%s\",\"endpoint\":\"%s\",\"path\":\"%s\",\"ready\":%s,\"checks\":[", cli, ep, plan, bad ? "false" : "true"
+				for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? "," : ""), line[i]
+				print "]}"
+			} else {
+				for (i = 1; i <= n; i++) {
+					$0 = line[i]
+					extra = ""
+					if (f("load_ms") != "") extra = sprintf(", load %s ms, %s", f("load_ms"), f("cold") == "true" ? "cold (was not loaded)" : f("cold") == "false" ? "loaded" : "load state unknown")
+					if (f("ok") == "true") printf "ok      %-8s %5s ms  %s%s\n", f("check"), f("ms"), f("tool") != "" ? "tool call " f("tool") : "reply: " f("reply"), extra
+					else printf "NOT OK  %-8s %s%s\n", f("check"), f("error"), f("hint") != "" ? "\n        hint: " f("hint") : ""
+					if (f("load_ms") + 0 > 2000) printf "        hint: loading dominates; keep the model loaded with OLLAMA_KEEP_ALIVE (e.g. 30m) on the Ollama host\n"
+				}
+				print (bad ? "NOT OK" : "READY") " (" cli " via " plan " to " ep ")"
+			}
+			exit bad
+		}'
+}
+
+ping_main() {
+	_json=false _tools=1
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--json) _json=true ;;
+		--no-tools) _tools=0 ;;
+		--cli) need "$@"; case $2 in claude | codex | pi) cli=$2 ;; *) die "unknown CLI '$2': use --cli claude, codex or pi" ;; esac; shift ;;
+		--cli=*) set -- --cli "${1#--cli=}" "$@"; continue ;;
+		*) die "usage: cli-sandbox [--endpoint NAME] ping [--cli CLI] [--json] [--no-tools]" ;;
+		esac
+		shift
+	done
+	[ -n "$engine" ] || die "neither docker nor podman is installed: install one of them"
+	plan_backend "$cli" "$endpoint" "$keep_keys_out"
+	[ "$PLAN" != legacy ] || die "endpoint '$endpoint' has no type: re-add it with 'cli-sandbox endpoints add $endpoint $EP_URL' (it is probed) to ping it"
+	models_check_installed
+	_cred='' _out=''
+	if [ "$PLAN" = gateway ]; then
+		host_url "$EP_URL" || die "$ERR"
+		if ! gw_state "$endpoint"; then
+			gw_names "ping-$$"
+			trap 'gw_remove' EXIT
+			trap 'exit 130' INT
+			trap 'exit 143' TERM
+			gw_start "$HOST_URL"
+		fi
+		_out=$(ping_upstream)
+		PING_URL=http://$GW_IP:$GW_PORT
+		_cred=$TOKEN
+		export "$CRED_VAR=$_cred"
+		_out="$_out
+$(ping_sandbox "$CLI_API" gateway "$_tools")"
+	else
+		plan_cli_url
+		host_url "$CLI_URL" || die "$ERR"
+		PING_URL=$HOST_URL
+		if [ -n "$EP_KEYENV" ]; then eval "_cred=\${$EP_KEYENV}"; export "$CRED_VAR=$_cred"; fi
+		if [ "$EP_TYPE" = ollama ]; then
+			ep_base "$HOST_URL" ollama; PING_URL=$BASE
+			_out=$(ping_sandbox ollama direct 0)
+			plan_cli_url; host_url "$CLI_URL"; PING_URL=$HOST_URL
+			_out="$_out
+$(ping_sandbox "$CLI_API" path "$_tools")"
+		else
+			_out=$(ping_sandbox "$CLI_API" direct "$_tools")
+		fi
+	fi
+	ping_report "$_out" "$_json"
+}
+
+# ---------------------------------------------------------------- status
+status_main() {
+	_json=false
+	for _a in "$@"; do case $_a in --json) _json=true ;; *) die "usage: cli-sandbox status [--json]" ;; esac; done
+	_missing='' _eng=false _reach=false _gwneeded=false _gwrunning=false
+	EP_URL=$(endpoint_url "$endpoint") || die "no endpoint named '$endpoint': see 'cli-sandbox endpoints list'"
+	EP_TYPE=$(ep_get "$endpoint" type)
+	[ -n "$EP_TYPE" ] || _missing="$_missing config"
+	if [ -n "$engine" ] && eng version >/dev/null 2>&1; then _eng=true; else _missing="$_missing engine"; fi
+	run_image
+	if [ "$_eng" = true ] && eng image inspect "$IMG" >/dev/null 2>&1; then _img=true; else _img=false; _missing="$_missing image"; fi
+	_plan=unknown
+	if [ -n "$EP_TYPE" ]; then
+		if (plan_backend "$cli" "$endpoint" "$keep_keys_out") >/dev/null 2>&1; then
+			plan_backend "$cli" "$endpoint" "$keep_keys_out"; _plan=$PLAN
+		else
+			_plan=refused; _missing="$_missing path"
+		fi
+	fi
+	gw_image_name
+	[ "$_plan" != gateway ] || _gwneeded=true
+	_gwimg=false
+	if [ "$_eng" = true ] && eng image inspect "$gw_image" >/dev/null 2>&1; then _gwimg=true; fi
+	[ "$_gwneeded" = false ] || [ "$_gwimg" = true ] || _missing="$_missing gateway-image"
+	if [ "$_eng" = true ] && gw_state "$endpoint"; then _gwrunning=true; fi
+	if [ -f "$conf/gateway/$endpoint" ] && [ "$_gwrunning" = false ]; then _missing="$_missing gateway"; fi
+	if tcp_test "$EP_URL"; then _reach=true; else _missing="$_missing endpoint"; fi
+	_ready=true
+	[ -z "$_missing" ] || _ready=false
+	if [ "$_json" = true ]; then
+		_m=''
+		for _x in $_missing; do _m="${_m:+$_m,}\"$_x\""; done
+		printf '{"ready":%s,"missing":[%s],"cli":"%s","path":"%s","engine":{"name":"%s","answers":%s},"image":{"name":%s,"present":%s},"gateway":{"image":%s,"present":%s,"needed":%s,"running":%s},"endpoint":{"name":%s,"url":%s,"type":%s,"reachable":%s}}\n' \
+			"$_ready" "$_m" "$cli" "$_plan" "$engine" "$_eng" "$(json_str "$IMG")" "$_img" "$(json_str "$gw_image")" "$_gwimg" \
+			"$_gwneeded" "$_gwrunning" "$(json_str "$endpoint")" "$(json_str "$EP_URL")" "$(json_str "${EP_TYPE:-unknown}")" "$_reach"
+	else
+		echo "endpoint $endpoint ($EP_URL, ${EP_TYPE:-no type}): $( [ "$_reach" = true ] && echo reachable || echo 'NOT reachable')"
+		echo "$cli's path: $_plan; engine $engine: $( [ "$_eng" = true ] && echo answers || echo 'does NOT answer'); image $IMG: $( [ "$_img" = true ] && echo present || echo missing)"
+		echo "gateway image $gw_image: $( [ "$_gwimg" = true ] && echo present || echo missing)$( [ "$_gwneeded" = true ] && echo ' (needed)'); running (up): $_gwrunning"
+		if [ "$_ready" = true ]; then echo READY; else echo "NOT READY, missing:$_missing (see 'cli-sandbox doctor')"; fi
+	fi
+	[ "$_ready" = true ]
+}
