@@ -95,38 +95,73 @@ def deb_package(fields, distro, prefix="deb"):
     }
 
 
+def npm_on_disk(root):
+    """{location: (name, version)} of every package under NPM_ROOT/node_modules."""
+    found = {}
+    base = os.path.join(root, NPM_ROOT)
+    for dirpath, dirnames, filenames in os.walk(os.path.join(base, "node_modules")):
+        rel = os.path.relpath(dirpath, base)
+        parts = rel.split(os.sep)
+        is_package = (len(parts) >= 2 and parts[-2] == "node_modules" and not parts[-1].startswith(("@", "."))) or \
+                     (len(parts) >= 3 and parts[-3] == "node_modules" and parts[-2].startswith("@"))
+        if is_package and "package.json" in filenames:
+            try:
+                with open(os.path.join(dirpath, "package.json"), encoding="utf-8") as f:
+                    meta = json.load(f)
+                found["/".join(parts)] = (meta.get("name"), meta.get("version"))
+            except (OSError, ValueError):
+                pass
+        dirnames[:] = [d for d in dirnames if d != ".bin"]
+    return found
+
+
 def npm_packages(root, notes):
-    """npm's documents, each package kept only if it is installed as listed."""
+    """npm's documents, each package kept only where it is installed as
+    listed; what is on disk and in no document is added without a hash."""
     out = {}
+    disk = npm_on_disk(root)
+    listed = set()
     docs = os.path.join(root, NPM_DOCS)
     for doc_name in sorted(os.listdir(docs)) if os.path.isdir(docs) else []:
         cli = doc_name.split(".")[0]
         with open(os.path.join(docs, doc_name), encoding="utf-8") as f:
             doc = json.load(f)
-        dropped = 0
+        dropped = []
         for p in doc["packages"]:
             location = p.get("packageFileName", "")
             if not location.startswith("node_modules/"):
                 continue  # the synthetic root npm-sbom.sh made
-            try:
-                with open(os.path.join(root, NPM_ROOT, location, "package.json"), encoding="utf-8") as f:
-                    on_disk = json.load(f).get("version")
-            except (OSError, ValueError):
-                on_disk = None
-            if on_disk != p.get("versionInfo"):
-                dropped += 1
+            if disk.get(location) != (p["name"], p.get("versionInfo")):
+                dropped.append(p["name"])
                 continue
+            listed.add(location)
             q = {k: v for k, v in p.items() if k not in ("SPDXID", "packageFileName")}
             q["SPDXID"] = spdx_id("npm", p["name"], p["versionInfo"])
             q["packageFileName"] = "/" + NPM_ROOT + "/" + location
+            q["supplier"] = "NOASSERTION"
             q.setdefault("copyrightText", "NOASSERTION")
             q.setdefault("licenseConcluded", "NOASSERTION")
             # One package@version, wherever it is installed, is one SPDX package.
-            if q["SPDXID"] not in out:
-                out[q["SPDXID"]] = q
+            out.setdefault(q["SPDXID"], q)
         if dropped:
-            notes.append("%s: %d npm packages listed by npm sbom are not on disk (removed after install)"
-                         % (cli, dropped))
+            notes.append("%s: npm's lockfile lists %d packages not installed (optional, for other platforms"
+                         " or removed after install): %s" % (cli, len(dropped), ", ".join(sorted(set(dropped)))))
+    unlisted = sorted(loc for loc in disk if loc not in listed)
+    for location in unlisted:
+        name, version = disk[location]
+        sid = spdx_id("npm", name or location, version or "unknown")
+        out.setdefault(sid, {
+            "name": name or location, "SPDXID": sid, "versionInfo": version or "NOASSERTION",
+            "packageFileName": "/" + NPM_ROOT + "/" + location, "downloadLocation": "NOASSERTION",
+            "filesAnalyzed": False, "supplier": "NOASSERTION", "licenseConcluded": "NOASSERTION",
+            "licenseDeclared": "NOASSERTION", "copyrightText": "NOASSERTION",
+            "comment": "installed, but in no npm lockfile: no integrity hash",
+            "externalRefs": [{"referenceCategory": "PACKAGE-MANAGER", "referenceType": "purl",
+                              "referenceLocator": "pkg:npm/%s@%s" % (urllib.parse.quote(name or location, safe="/"),
+                                                                     version)}]})
+    if unlisted:
+        notes.append("%d npm packages installed without a lockfile entry (no integrity hash): %s"
+                     % (len(unlisted), ", ".join(unlisted)))
     return list(out.values())
 
 
