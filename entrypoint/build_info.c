@@ -1,6 +1,7 @@
 /* The --version text.  The library versions are pkg-config's, baked in at
  * configure time (cmake/reproducible.cmake): they name the headers and
- * archives the build used, which is what a static binary carries.  glibc is
+ * archives the build used, which is what a static binary carries (libseccomp
+ * is not linked: it generated the filter's BPF at build time, caps/).  glibc is
  * given twice: the version of the headers it was compiled against, and
  * gnu_get_libc_version() now; in the static init both are the glibc linked
  * into it, in a dynamic build the second is the one loaded at run time. */
@@ -20,7 +21,7 @@ void build_info_print(FILE *out)
 		"libnftnl %s\n"
 		"libmnl %s\n"
 		"libcap-ng %s\n"
-		"libseccomp %s\n"
+		"libseccomp %s (generated the seccomp filter at build time; not linked)\n"
 		"jansson %s\n"
 		"glibc %s (built against %s)\n",
 		CLI_SANDBOX_VERSION, CS_BUILD_COMMIT, CS_BUILD_LINKAGE,

@@ -7,22 +7,29 @@
 # static-pie (libc.a, libgcc.a, libgcc_eh.a).
 #
 #   sh init-archives.sh BUILD-DIR > init-archives.tsv
-# Output: archive path <TAB> package:arch <TAB> version, one line each.
+# Output: archive path <TAB> package:arch <TAB> version <TAB> use, one line
+# each; use is "linked" (in the init) or "generator" (linked into the build-time
+# generator of the seccomp filter, caps/sandbox_filter_gen: libseccomp, whose
+# output, not code, is in the init).
 set -eu
 build=$1
+archives() {  # archives LINK.TXT: the system archives of one link line
+	[ -s "$1" ] || { echo "init-archives.sh: no link line at $1" >&2; exit 1; }
+	tr ' ' '\n' <"$1" | grep '^/.*\.a$' | grep -v "^$build/" || true
+}
 link=$build/entrypoint/CMakeFiles/cli-sandbox-init.dir/link.txt
-[ -s "$link" ] || { echo "init-archives.sh: no link line at $link" >&2; exit 1; }
 cc=$(cut -d' ' -f1 "$link")
 {
-	tr ' ' '\n' <"$link" | grep '^/.*\.a$' | grep -v "^$build/" || true
+	archives "$link" | sed 's/$/ linked/'
 	if grep -q -- '-static' "$link"; then
-		for a in libc.a libgcc.a libgcc_eh.a; do "$cc" -print-file-name="$a"; done
+		for a in libc.a libgcc.a libgcc_eh.a; do echo "$("$cc" -print-file-name="$a") linked"; done
 	fi
-} | while read -r archive; do
+	archives "$build/caps/CMakeFiles/sandbox_filter_gen.dir/link.txt" | grep seccomp | sed 's/$/ generator/'
+} | while read -r archive use; do
 	real=$(readlink -f "$archive")
 	[ -f "$real" ] || { echo "init-archives.sh: $archive is not a file" >&2; exit 1; }
 	pkg=$(dpkg -S "$real" 2>/dev/null | head -1 | sed "s/: .*//") && [ -n "$pkg" ] ||
 		{ echo "init-archives.sh: no package ships $real" >&2; exit 1; }
 	case $pkg in *:*) ;; *) pkg=$pkg:$(dpkg --print-architecture) ;; esac
-	printf '%s\t%s\t%s\n' "$real" "$pkg" "$(dpkg-query -W -f '${Version}' "$pkg")"
+	printf '%s\t%s\t%s\t%s\n' "$real" "$pkg" "$(dpkg-query -W -f '${Version}' "$pkg")" "$use"
 done | sort -u

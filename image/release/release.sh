@@ -45,9 +45,17 @@ sbom() {  # sbom IMAGE: writes the SBOM and adds it to the image
 	status=0
 	python3 "$ROOT/image/release/spdx.py" "$mnt" --name "$name" --commit "$COMMIT" --epoch "$EPOCH" \
 		>"$work/sbom.spdx.json" || status=$?
+	# Run again on an image that has it already (a push after the build), the
+	# same SBOM: the image is left as it is.
+	same=0
+	cmp -s "$mnt/usr/share/doc/cli-sandbox/sbom.spdx.json" "$work/sbom.spdx.json" && same=1
 	podman image unmount "$name" >/dev/null || true
 	[ "$status" -eq 0 ] || die "the SBOM of $name could not be made"
 	cp "$work/sbom.spdx.json" "$OUT/sbom/$tag.spdx.json"
+	if [ "$same" = 1 ]; then
+		echo "image/release/release.sh: $name already holds this SBOM -> $OUT/sbom/$tag.spdx.json"
+		return 0
+	fi
 	printf 'FROM %s\nCOPY sbom.spdx.json /usr/share/doc/cli-sandbox/sbom.spdx.json\n' "$name" >"$work/Containerfile"
 	# --timestamp: this layer's files and the image's creation time are the
 	# commit's, so the same SBOM makes the same layer.

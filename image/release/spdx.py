@@ -13,8 +13,10 @@ CONTAINS:
     with version, resolved URL and integrity hash, each kept only where its
     package.json is on disk with that version;
   - cli-sandbox-init, with its SHA-256 and commit, which STATIC_LINKs the
-    Debian packages of the build stage that ship the archives it links
-    (usr/share/doc/cli-sandbox/init-archives.tsv, image/release/init-archives.sh).
+    Debian packages of the build stage that ship the archives it links; the
+    one whose archive built its seccomp filter (libseccomp-dev) is its
+    BUILD_DEPENDENCY_OF (usr/share/doc/cli-sandbox/init-archives.tsv,
+    image/release/init-archives.sh).
 Nothing in Debian 12 or 13 writes SPDX from a dpkg database, so this part is
 ours; npm's part is npm's.  The output depends only on the image and the
 arguments: the same image gives the same bytes.
@@ -190,20 +192,21 @@ def init_packages(root, distro, commit):
     try:
         with open(os.path.join(root, INIT_ARCHIVES), encoding="utf-8") as f:
             for line in f:
-                archive, pkg, version = line.rstrip("\n").split("\t")
+                archive, pkg, version, use = (line.rstrip("\n").split("\t") + ["linked"])[:4]
                 name, _, arch = pkg.partition(":")
                 key = (name, arch, version)
                 if key not in linked:
                     p = deb_package({"Package": name, "Version": version, "Architecture": arch or "all"},
                                     distro, prefix="build-deb")
-                    p["comment"] = "build stage only (not installed in the image); static archives linked: "
-                    linked[key] = p
-                    linked[key]["comment"] += os.path.basename(archive)
-                else:
-                    linked[key]["comment"] += ", " + os.path.basename(archive)
+                    p["comment"] = "build stage only (not installed in the image)"
+                    linked[key] = (p, use, [])
+                linked[key][2].append(os.path.basename(archive))
     except OSError:
         pass
-    return init, list(linked.values())
+    for p, use, archives in linked.values():
+        p["comment"] += ("; static archives linked into the init: " if use == "linked" else
+                         "; linked into the build-time generator of the init's seccomp filter: ") + ", ".join(archives)
+    return init, [(p, use) for p, use, _ in linked.values()]
 
 
 def main():
@@ -241,10 +244,14 @@ def main():
         packages.append(init)
         rels.append({"spdxElementId": "SPDXRef-image", "relationshipType": "CONTAINS",
                      "relatedSpdxElement": init["SPDXID"]})
-        for p in sorted(linked, key=lambda p: p["SPDXID"]):
+        for p, use in sorted(linked, key=lambda pu: pu[0]["SPDXID"]):
             packages.append(p)
-            rels.append({"spdxElementId": init["SPDXID"], "relationshipType": "STATIC_LINK",
-                         "relatedSpdxElement": p["SPDXID"]})
+            if use == "linked":
+                rels.append({"spdxElementId": init["SPDXID"], "relationshipType": "STATIC_LINK",
+                             "relatedSpdxElement": p["SPDXID"]})
+            else:
+                rels.append({"spdxElementId": p["SPDXID"], "relationshipType": "BUILD_DEPENDENCY_OF",
+                             "relatedSpdxElement": init["SPDXID"]})
     body = json.dumps([packages, rels], sort_keys=True).encode()
     doc = {
         "spdxVersion": "SPDX-2.3",

@@ -57,18 +57,24 @@ else
 fi
 
 "$A" --version >"$WORK/version" 2>&1
-head -1 "$WORK/version" | grep -Eq '^cli-sandbox-init [0-9]+\.[0-9]+\.[0-9]+$' &&
-	t_pass "--version's first line is unchanged: $(head -1 "$WORK/version")" ||
+if head -1 "$WORK/version" | grep -Eq '^cli-sandbox-init [0-9]+\.[0-9]+\.[0-9]+$'; then
+	t_pass "--version's first line is unchanged: $(head -1 "$WORK/version")"
+else
 	t_fail "--version's first line" "$(cat "$WORK/version")"
-grep -qx "commit $COMMIT" "$WORK/version" && t_pass "--version names the commit" ||
-	t_fail "--version does not name the commit" "$(cat "$WORK/version")"
-for pair in libnftnl:libnftnl libmnl:libmnl libcap-ng:libcap-ng libseccomp:libseccomp jansson:jansson; do
-	name=${pair%%:*} module=${pair#*:}
-	want=$(pkg-config --modversion "$module")
-	grep -qx "$name $want" "$WORK/version" && t_pass "--version: $name $want (pkg-config's)" ||
+fi
+if grep -qx "commit $COMMIT" "$WORK/version"; then t_pass "--version names the commit"; else t_fail "--version does not name the commit" "$(cat "$WORK/version")"; fi
+for name in libnftnl libmnl libcap-ng libseccomp jansson; do
+	want=$(pkg-config --modversion "$name")
+	if grep -Eq "^$name $want( \(|$)" "$WORK/version"; then
+		t_pass "--version: $name $want (pkg-config's)"
+	else
 		t_fail "--version: $name is not $want" "$(cat "$WORK/version")"
+	fi
 done
 libc=$(getconf GNU_LIBC_VERSION | cut -d' ' -f2)
-grep -qx "glibc $libc (built against $libc)" "$WORK/version" && t_pass "--version: glibc $libc" ||
+if grep -qx "glibc $libc (built against $libc)" "$WORK/version"; then
+	t_pass "--version: glibc $libc"
+else
 	t_fail "--version: glibc is not $libc" "$(cat "$WORK/version")"
+fi
 t_done
