@@ -30,7 +30,9 @@
 # Release (docs/release.md): every image built gets an SPDX SBOM (in the image and
 # at build/sbom/TAG.spdx.json) and its digest printed and kept in
 # build/release/digests.tsv (image/release/release.sh); the init inside is built
-# reproducibly from the commit (SOURCE_COMMIT, SOURCE_DATE_EPOCH from git).
+# reproducibly from the commit (SOURCE_COMMIT, SOURCE_DATE_EPOCH from git), and every
+# layer's file times and the image's time are SOURCE_DATE_EPOCH (--timestamp; the
+# layer cache still applies).
 #   CLI_SANDBOX_PUSH        push every image to this repository (TAG kept)...
 #   CLI_SANDBOX_SIGN_BY     ...signed with this GnuPG key (fingerprint) on the way
 #   CLI_SANDBOX_PUSH_ARGS   more `podman push` options
@@ -107,6 +109,7 @@ for t in $targets; do
 		--build-arg BUILD_BASE="$BASE" --build-arg RUNTIME_BASE="$BASE" \
 		--build-arg INSTALL_NODEJS_FROM_APT=1 \
 		--build-arg SOURCE_COMMIT="$SOURCE_COMMIT" --build-arg SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH" \
+		--timestamp "$SOURCE_DATE_EPOCH" \
 		${BUILD_ARGS:-} --target "$cli" -t "$name" "$ROOT"
 done
 # shellcheck disable=SC2086 # one word per image

@@ -41,6 +41,13 @@ mv "$lib/node_modules.installed" "$lib/node_modules"
 mkdir -p "$(dirname "$out")"
 (cd "$lib" && npx --yes "$NPM" sbom --package-lock-only --sbom-format spdx --sbom-type application) >"$out"
 rm -f "$lib/package.json" "$lib/package-lock.json"
-node -e 'const d = require(process.argv[1]); if (d.spdxVersion !== "SPDX-2.3" || d.packages.length < 2) process.exit(1);
+# npm stamps the document with the time and a random namespace: both replaced
+# by values of its content, so the layer is the same in every build.
+node -e 'const fs = require("fs"), crypto = require("crypto"), d = require(process.argv[1]);
+  if (d.spdxVersion !== "SPDX-2.3" || d.packages.length < 2) process.exit(1);
+  d.creationInfo.created = "1970-01-01T00:00:00Z";
+  d.documentNamespace = "https://cli-sandbox.invalid/spdx/npm/" + process.argv[2] + "/" +
+    crypto.createHash("sha256").update(JSON.stringify(d.packages)).digest("hex");
+  fs.writeFileSync(process.argv[1], JSON.stringify(d, null, 1) + "\n");
   const n = d.packages.filter(p => (p.checksums || []).length).length;
-  console.log("npm-sbom.sh: " + d.packages.length + " packages, " + n + " with an integrity hash");' "$out"
+  console.log("npm-sbom.sh: " + d.packages.length + " packages, " + n + " with an integrity hash");' "$out" "$cli"
