@@ -13,8 +13,9 @@
 #      (default 40), split across the harnesses
 #   6. the host script's tests (shellcheck and a fake engine)
 #   7. the image tests with podman, then the same image on a private dockerd,
-#      then agent work under both (tests/image/agent_work.sh); all skipped
-#      with SKIP_IMAGE_TESTS=1
+#      then agent work under both (tests/image/agent_work.sh), then the
+#      release checks (tests/release/image.sh); all skipped with
+#      SKIP_IMAGE_TESTS=1
 # Every build uses -DCLI_SANDBOX_WERROR=ON: warnings are errors here.
 # Exits non-zero when any step fails; every step runs even after a failure.
 set -u
@@ -98,6 +99,9 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	step image-docker sh tests/image/docker.sh
 	# the same image: each CLI does agent work under podman and dockerd
 	step image-agent-work sh tests/image/agent_work.sh
+	# issue 24: the SBOMs, the static init rebuilt, signatures under the policy, pinned manifests
+	step image-release sh tests/release/image.sh localhost/cli-sandbox:test localhost/cli-sandbox:claude \
+		localhost/cli-sandbox:codex localhost/cli-sandbox:pi
 fi
 
 if [ -n "$failed" ]; then
