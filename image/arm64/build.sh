@@ -20,6 +20,7 @@ SOURCE_COMMIT=${SOURCE_COMMIT:-$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || ec
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$ROOT" log -1 --format=%ct 2>/dev/null || echo 0)}
 # shellcheck disable=SC2086 # option list
 podman build --network host $PODMAN_ARGS -f "$ROOT/image/arm64/Containerfile" \
+	--ignorefile "$ROOT/image/arm64/dockerignore" \
 	--build-arg BUILD_BASE="$BASE" --build-arg SOURCE_COMMIT="$SOURCE_COMMIT" \
 	--build-arg SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH" -t "$TAG" "$ROOT"
 rm -rf "$OUT"
