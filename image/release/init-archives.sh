@@ -30,6 +30,7 @@ cc=$(cut -d' ' -f1 "$link")
 	[ -f "$real" ] || { echo "init-archives.sh: $archive is not a file" >&2; exit 1; }
 	pkg=$(dpkg -S "$real" 2>/dev/null | head -1 | sed "s/: .*//") || pkg=""
 	[ -n "$pkg" ] || { echo "init-archives.sh: no package ships $real" >&2; exit 1; }
-	case $pkg in *:*) ;; *) pkg=$pkg:$(dpkg --print-architecture) ;; esac
+	# dpkg -S names Architecture: all packages (the cross toolchain's) without one.
+	case $pkg in *:*) ;; *) pkg=$pkg:$(dpkg-query -W -f '${Architecture}' "$pkg") ;; esac
 	printf '%s\t%s\t%s\t%s\n' "$real" "$pkg" "$(dpkg-query -W -f '${Version}' "$pkg")" "$use"
 done | sort -u
