@@ -99,8 +99,9 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	step image-docker sh tests/image/docker.sh
 	# the same image: each CLI does agent work under podman and dockerd
 	step image-agent-work sh tests/image/agent_work.sh
-	# issue 24: the SBOMs, the static init rebuilt, signatures under the policy, pinned manifests
-	step image-release sh tests/release/image.sh localhost/cli-sandbox:test localhost/cli-sandbox:claude \
+	# issue 24: the SBOMs, the static init rebuilt, signatures under the policy, pinned
+	# manifests (the first image, the smallest, is the one pushed and signed)
+	step image-release sh tests/release/image.sh localhost/cli-sandbox:claude localhost/cli-sandbox:test \
 		localhost/cli-sandbox:codex localhost/cli-sandbox:pi
 fi
 
