@@ -127,7 +127,10 @@ RUN set -eux; \
     find / -xdev -type f -perm /6000 -exec chmod u-s,g-s {} +; \
     apt-get clean; \
     rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt/* /var/log/dpkg.log \
-           /root/.cache /tmp/* /tmp/.[!.]* /var/tmp/*
+           /root/.cache /tmp/* /tmp/.[!.]* /var/tmp/*; \
+    # release (issue 24): the two files that made two builds of this layer differ (a log
+    # with times, ldconfig's cache of inode data); ldconfig remakes its cache when needed.
+    rm -f /var/log/alternatives.log /var/cache/ldconfig/aux-cache
 
 ARG VERSION=0.1.0
 ARG IMAGE_SOURCE=
