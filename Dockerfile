@@ -29,6 +29,8 @@
 #   FETCH_PROVIDER_RANGES    1 (default): fetch the interactive profile's provider range
 #                            files at build time; 0: build without network access to them
 #   VERSION, IMAGE_SOURCE, IMAGE_LICENSES            OCI label values
+#   SOURCE_COMMIT, SOURCE_DATE_EPOCH   the commit the init is built from and its time
+#                            (image/build.sh passes both; docs/release.md)
 #
 # Build secret (optional): extra_ca, a PEM bundle that npm should trust in addition to
 # the system CAs (a TLS-inspecting proxy between the builder and the npm registry):
