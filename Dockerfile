@@ -31,6 +31,8 @@
 #   FETCH_PROVIDER_RANGES    1 (default): fetch the interactive profile's provider range
 #                            files at build time; 0: build without network access to them
 #   VERSION, IMAGE_SOURCE, IMAGE_LICENSES            OCI label values
+#   SOURCE_COMMIT, SOURCE_DATE_EPOCH   the commit the init is built from and its time
+#                            (image/build.sh passes both; docs/release.md)
 #
 # Build secret (optional): extra_ca, a PEM bundle that npm should trust in addition to
 # the system CAs (a TLS-inspecting proxy between the builder and the npm registry):
@@ -64,8 +66,15 @@ RUN set -eux; \
 WORKDIR /src
 COPY . .
 
+# release (issue 24, docs/release.md): the commit the init says it is built from (the
+# context has no .git; image/build.sh passes it) and the commit's time, so that two
+# builds of one commit give the same init.
+ARG SOURCE_COMMIT=unknown
+ARG SOURCE_DATE_EPOCH=0
 RUN set -eux; \
-    cmake -S /src -B /build -DCLI_SANDBOX_STATIC=ON -DCLI_SANDBOX_TESTS=OFF -DCLI_SANDBOX_WERROR=ON; \
+    export SOURCE_DATE_EPOCH; \
+    cmake -S /src -B /build -DCLI_SANDBOX_STATIC=ON -DCLI_SANDBOX_TESTS=OFF -DCLI_SANDBOX_WERROR=ON \
+        -DCLI_SANDBOX_COMMIT="$SOURCE_COMMIT"; \
     cmake --build /build --parallel "$(nproc)"; \
     ldd /build/cli-sandbox-init > /tmp/ldd.out 2>&1 || true; \
     cat /tmp/ldd.out; \
@@ -75,6 +84,9 @@ RUN set -eux; \
     /build/cli-sandbox-init --version; \
     install -D -m 0755 /build/cli-sandbox-init /out/usr/local/sbin/cli-sandbox-init; \
     strip --strip-unneeded /out/usr/local/sbin/cli-sandbox-init; \
+    install -d -m 0755 /out/usr/share/doc/cli-sandbox; \
+    sh /src/image/release/init-archives.sh /build > /out/usr/share/doc/cli-sandbox/init-archives.tsv; \
+    cat /out/usr/share/doc/cli-sandbox/init-archives.tsv; \
     install -d -m 0755 /out/etc/cli-sandbox/profiles; \
     if [ "$FETCH_PROVIDER_RANGES" = 1 ]; then \
         sh /src/scripts/refresh-ranges --init /build/cli-sandbox-init /out/etc/cli-sandbox/profiles \
@@ -123,7 +135,10 @@ RUN set -eux; \
     find / -xdev -type f -perm /6000 -exec chmod u-s,g-s {} +; \
     apt-get clean; \
     rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt/* /var/log/dpkg.log \
-           /root/.cache /tmp/* /tmp/.[!.]* /var/tmp/*
+           /root/.cache /tmp/* /tmp/.[!.]* /var/tmp/*; \
+    # release (issue 24): the two files that made two builds of this layer differ (a log
+    # with times, ldconfig's cache of inode data); ldconfig remakes its cache when needed.
+    rm -f /var/log/alternatives.log /var/cache/ldconfig/aux-cache
 
 ARG VERSION=0.1.0
 ARG IMAGE_SOURCE=
@@ -151,15 +166,19 @@ RUN set -eux; \
     fi; \
     npm --version
 
+# Each npm-CLI stage also writes /opt/cli/share/doc/cli-sandbox/npm/CLI.spdx.json, npm's own
+# SPDX document of the tree it installed (image/release/npm-sbom.sh, issue 24).
 FROM npm AS npm-claude
 ARG CLAUDE_CODE_VERSION
 # claude's postinstall copies its glibc binary into place; an npm without "libc"
 # filtering (Debian's npm 9) also fetches the musl build, which nothing uses: removed.
 RUN --mount=type=secret,id=extra_ca \
+    --mount=type=bind,source=image/release/npm-sbom.sh,target=/tmp/npm-sbom.sh \
     set -eux; \
     if [ -s /run/secrets/extra_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca; fi; \
     npm install --global --prefix /opt/cli --no-audit --no-fund --no-update-notifier \
         "@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}"; \
+    sh /tmp/npm-sbom.sh claude; \
     rm -rf /opt/cli/lib/node_modules/@anthropic-ai/claude-code/node_modules/@anthropic-ai/claude-code-linux-*-musl \
            /opt/cli/lib/node_modules/@anthropic-ai/claude-code-linux-*-musl \
            /opt/cli/lib/node_modules/.package-lock.json
@@ -167,19 +186,23 @@ RUN --mount=type=secret,id=extra_ca \
 FROM npm AS npm-codex
 ARG CODEX_VERSION
 RUN --mount=type=secret,id=extra_ca \
+    --mount=type=bind,source=image/release/npm-sbom.sh,target=/tmp/npm-sbom.sh \
     set -eux; \
     if [ -s /run/secrets/extra_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca; fi; \
     npm install --global --prefix /opt/cli --no-audit --no-fund --no-update-notifier \
         "@openai/codex@${CODEX_VERSION}"; \
+    sh /tmp/npm-sbom.sh codex; \
     rm -rf /opt/cli/lib/node_modules/.package-lock.json
 
 FROM npm AS npm-pi
 ARG PI_VERSION
 RUN --mount=type=secret,id=extra_ca \
+    --mount=type=bind,source=image/release/npm-sbom.sh,target=/tmp/npm-sbom.sh \
     set -eux; \
     if [ -s /run/secrets/extra_ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca; fi; \
     npm install --global --prefix /opt/cli --no-audit --no-fund --no-update-notifier \
         "@mariozechner/pi-coding-agent@${PI_VERSION}"; \
+    sh /tmp/npm-sbom.sh pi; \
     rm -rf /opt/cli/lib/node_modules/.package-lock.json
 
 FROM npm AS npm-gemini

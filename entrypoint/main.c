@@ -24,6 +24,7 @@
 #include "caps/sandbox_filter.h"
 #include "caps/user_db.h"
 #include "entrypoint/block_log.h"
+#include "entrypoint/build_info.h"
 #include "entrypoint/command.h"
 #include "entrypoint/firewall_stage.h"
 #include "entrypoint/first_run.h"
@@ -88,7 +89,7 @@ static int parse_args(int argc, char **argv, struct options *opt, struct cs_erro
 			fputs(usage, stdout);
 			exit(0);
 		} else if (strcmp(a, "--version") == 0) {
-			printf("cli-sandbox-init %s\n", CLI_SANDBOX_VERSION);
+			build_info_print(stdout);
 			exit(0);
 		} else if (strcmp(a, "--check") == 0 && *mode == MODE_START) {
 			*mode = MODE_CHECK;

@@ -28,6 +28,16 @@
 #   PODMAN_ARGS             podman options (default: runc and limits that work in
 #                           restricted environments)
 #   BUILD_ARGS              more `podman build` options, e.g. --build-arg FETCH_PROVIDER_RANGES=0
+#
+# Release (docs/release.md): every image built gets an SPDX SBOM (in the image and
+# at build/sbom/TAG.spdx.json) and its digest printed and kept in
+# build/release/digests.tsv (image/release/release.sh); the init inside is built
+# reproducibly from the commit (SOURCE_COMMIT, SOURCE_DATE_EPOCH from git), and every
+# layer's file times and the image's time are SOURCE_DATE_EPOCH (--timestamp; the
+# layer cache still applies).
+#   CLI_SANDBOX_PUSH        push every image to this repository (TAG kept)...
+#   CLI_SANDBOX_SIGN_BY     ...signed with this GnuPG key (fingerprint) on the way
+#   CLI_SANDBOX_PUSH_ARGS   more `podman push` options
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "image/build.sh: $*" >&2; exit 1; }
@@ -80,7 +90,15 @@ docker | podman) ;;
 esac
 
 [ "$(id -u)" -eq 0 ] || die "run as root (debootstrap and podman need it; e.g. sudo sh image/build.sh)"
-sh "$ROOT/scripts/install-packages" podman runc debootstrap debian-archive-keyring ca-certificates
+sh "$ROOT/scripts/install-packages" podman runc debootstrap debian-archive-keyring ca-certificates python3
+# --- release (issue 24): what the init and the SBOMs say they are built from.
+SOURCE_COMMIT=${SOURCE_COMMIT:-$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)}
+if [ "$SOURCE_COMMIT" != unknown ] && ! git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null; then
+	SOURCE_COMMIT=$SOURCE_COMMIT-dirty
+fi
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$ROOT" log -1 --format=%ct 2>/dev/null || echo 0)}
+export SOURCE_COMMIT SOURCE_DATE_EPOCH
+# --- end release
 sh "$ROOT/tests/image/make-base-image.sh" "$BASE"
 secret=""
 if [ -n "$EXTRA_CA" ] && [ -s "$EXTRA_CA" ]; then
@@ -92,8 +110,13 @@ for t in $targets; do
 	# shellcheck disable=SC2086 # the option lists are split on purpose
 	podman build --network host $PODMAN_ARGS $secret \
 		--build-arg BUILD_BASE="$BASE" --build-arg RUNTIME_BASE="$BASE" \
-		--build-arg INSTALL_NODEJS_FROM_APT=1 ${BUILD_ARGS:-} --target "$cli" -t "$name" "$ROOT"
+		--build-arg INSTALL_NODEJS_FROM_APT=1 \
+		--build-arg SOURCE_COMMIT="$SOURCE_COMMIT" --build-arg SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH" \
+		--timestamp "$SOURCE_DATE_EPOCH" \
+		${BUILD_ARGS:-} --target "$cli" -t "$name" "$ROOT"
 done
+# shellcheck disable=SC2086 # one word per image
+sh "$ROOT/image/release/release.sh" $names # SBOM layer, digests, push and signature (issue 24)
 for name in $names; do
 	echo "built $name ($(podman image inspect --format '{{.Size}}' "$name") bytes)"
 done
