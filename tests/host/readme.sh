@@ -5,8 +5,12 @@
 # test that runs it for real, which must exist and say so. A README command that fits none of
 # these fails: a new command in the README needs a test before it lands.
 #
-#   host/cli-sandbox ...     run here (fake podman on PATH; a key exported as a person does);
-#                            the quick start also runs for real in tests/image/first_run.sh
+#   host/cli-sandbox ...     run here (fake podman on PATH; the keys exported as the README
+#                            says): endpoints, models and doctor for real against the mock
+#                            gateway on loopback; a CLI or shell with --dry-run, whose engine
+#                            command must run the image with that command and no key's value.
+#                            The quick start runs for real in tests/image/first_run.sh
+#   ... ping|up|down|status  tests/gateway/backends.sh runs them through the real gateway
 #   export NAME=...          the person's shell: the key each host/cli-sandbox line here sees
 #   sh image/build.sh ...    tests/image/run.sh runs image/build.sh, every --cli it shows
 #   sh tests/run-all.sh      .ci/run runs it
@@ -61,57 +65,82 @@ exit 0
 EOF
 chmod +x "$T/bin/podman"
 # The mock model gateway (tests/gateway/mock_gateway.py, the real wire formats) stands in for
-# the README's gateway on loopback, so that what the script asks of it (endpoints add's probe,
-# doctor's reachability test) stays on this machine, never the address the README shows.
-python3 "$repo/tests/gateway/mock_gateway.py" --port 0 --max-seconds 120 >"$T/gw.out" 2>"$T/gw.err" &
-listener=$!
-trap 'kill "$listener" 2>/dev/null; rm -rf -- "$T"' EXIT
-i=0
-while ! grep -q '^mock_gateway listening' "$T/gw.out" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-port=$(sed -n 's/^mock_gateway listening on [^ ]* //p' "$T/gw.out")
-ok "the mock gateway listens on loopback (port ${port:-none})" [ -n "$port" ]
+# the README's servers on loopback, so that what the script asks of them (endpoints add's
+# probe, models, doctor's reachability test) stays on this machine, never the addresses the
+# README shows: one speaks Anthropic Messages, Chat Completions and Responses, one Ollama.
+mock() {  # mock NAME ARGS...: start it, set PORT
+	_m=$1
+	shift
+	python3 "$repo/tests/gateway/mock_gateway.py" --port 0 --max-seconds 120 "$@" >"$T/$_m.out" 2>"$T/$_m.err" &
+	mocks="${mocks:-} $!"
+	i=0
+	while ! grep -q '^mock_gateway listening' "$T/$_m.out" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	PORT=$(sed -n 's/^mock_gateway listening on [^ ]* //p' "$T/$_m.out")
+}
+# shellcheck disable=SC2086 # the PIDs, one word each
+trap 'kill ${mocks:-} 2>/dev/null; rm -rf -- "$T"' EXIT
+mock gw
+port=$PORT
+mock ollama --speaks ollama,chat --models qwen3:8b+tools --pullable qwen3:8b
+oport=$PORT
+ok "the mock gateways listen on loopback (ports ${port:-none}, ${oport:-none})" [ -n "$port" ] && [ -n "$oport" ]
 
 KEY=sk-readme-test-$$-value
-person() {  # person COMMAND-LINE: as a person types it, in a fresh home with the key exported
+EXPORTS=''  # the variables the README has the person export so far, each given $KEY
+person() {  # person COMMAND-LINE: as a person types it, in a fresh home with the keys exported
 	rm -f "$T/args"
 	(
 		cd "$T/ws" || exit 1
-		# shellcheck disable=SC2030 # a subshell: the person's own environment
+		# shellcheck disable=SC2086 # NAME=VALUE words
 		env -i PATH="$T/bin:/usr/bin:/bin" HOME="$T/home" FAKE_ARGS="$T/args" \
-			CLI_SANDBOX_ENGINE=podman CLI_SANDBOX_HOST_ADDRESS=127.0.0.1 \
-			ANTHROPIC_API_KEY="$KEY" OPENAI_API_KEY="$KEY" GEMINI_API_KEY="$KEY" \
+			CLI_SANDBOX_ENGINE=podman CLI_SANDBOX_HOST_ADDRESS=127.0.0.1 $EXPORTS \
 			sh -c "$1" >"$T/out" 2>&1 </dev/null
 	)
 }
-has() { grep -qxF -- "$1" "$T/args" 2>/dev/null; }
+# word W: W is one argument of the engine command that --dry-run printed
+word() { grep -qxF -- "  '$1' \\" "$T/out" || grep -qxF -- "  '$1'" "$T/out"; }
+# runs CMD: the printed engine command is a run whose init command (after --) is CMD
+runs() {
+	word run && word -- || return 1
+	_next=$(sed -n "/^  '--' /,\$p" "$T/out" | sed -n 2p)
+	[ "$_next" = "  '$1' \\" ] || [ "$_next" = "  '$1'" ]
+}
+local_urls() {
+	sed -e "s|http://10\.0\.0\.5:8080|http://127.0.0.1:$port|g" -e "s|http://localhost:11434|http://localhost:$oport|g" \
+		-e "s|http://192\.168\.1\.20:8000|http://127.0.0.1:$port|g"
+}
 
 while IFS= read -r line; do
 	case $line in
+	host/cli-sandbox*" ping"* | host/cli-sandbox*" up" | host/cli-sandbox*" down" | host/cli-sandbox*" status"*)
+		sub=$(printf '%s\n' "$line" | grep -o ' \(ping\|up\|down\|status\)\b' | head -1)
+		ok "README: '$line': tests/gateway/backends.sh runs${sub} through the real gateway" \
+			grep -q "CS [^#]*${sub}\( \|\$\)" "$repo/tests/gateway/backends.sh" ;;
 	host/cli-sandbox*)
-		cmd="$repo/$(printf '%s\n' "$line" | sed "s|http://10\.0\.0\.5:8080|http://127.0.0.1:$port|g")"
-		person "$cmd"
-		rc=$?
-		ok "README: '$line' succeeds" [ $rc -eq 0 ]
+		cmd="$repo/$(printf '%s\n' "$line" | local_urls)"
 		case " $line " in
-		*" endpoints "* | *" doctor"* | *" --help"*) ;;
-		*" build"*) ok "README: '$line' builds" has build ;;
+		*" endpoints "* | *" models "* | *" doctor"* | *" --help"* | *" build"*)
+			person "$cmd"
+			ok "README: '$line' succeeds" [ $? -eq 0 ] ;;
 		*)
+			cli=claude
 			for c in claude codex pi gemini opencode shell; do
 				case " $line " in *" $c "*) cli=$c; break ;; esac
 			done
-			ok "README: '$line' runs the image with the init's words for ${cli:-claude}" \
-				sh -c "grep -qx run '$T/args' && grep -qx -- -- '$T/args'"
-			case ${cli:-claude} in
-			shell) ok "README: '$line' runs bash in the sandbox" sh -c "sed -n '/^--\$/,\$p' '$T/args' | grep -qx bash" ;;
-			*) ok "README: '$line' runs ${cli:-claude}" sh -c "sed -n '/^--\$/,\$p' '$T/args' | grep -qx '${cli:-claude}'" ;;
-			esac
-			ok "README: '$line' passes the exported key by name, never its value" \
-				sh -c "! grep -qF '$KEY' '$T/args' && ! grep -qF '$KEY' '$T/out'"
+			# the dry run: the engine command, with the gateway's plan where one is needed
+			person "$repo/host/cli-sandbox --dry-run ${cmd#"$repo/host/cli-sandbox "}"
+			ok "README: '$line' (--dry-run) succeeds" [ $? -eq 0 ]
+			[ "$cli" != shell ] || cli=bash
+			ok "README: '$line' runs the image with $cli as the init's command" runs "$cli"
+			ok "README: '$line' passes the exported keys by name, never a value" sh -c "! grep -qF '$KEY' '$T/out'"
 			;;
 		esac
-		cli=''
 		;;
-	export\ *=*) ok "README: '$line' is the person's shell (exported for the lines here)" true ;;
+	export\ *=*)
+		v=${line#export }
+		v=${v%%=*}
+		EXPORTS="$EXPORTS $v=$KEY"
+		ok "README: '$line' is the person's shell: $v is exported for the lines below" true ;;
 	"sh image/build.sh"*)
 		ok "README: '$line': tests/image/run.sh runs image/build.sh" grep -q 'image/build.sh' "$repo/tests/image/run.sh"
 		case $line in
