@@ -1,7 +1,7 @@
 /* cli-sandbox-init: the image's ENTRYPOINT and PID 1.
  *
  * main() is the pipeline, one stage per statement, in order:
- *   arguments -> configuration -> user -> command -> policy -> ruleset
+ *   arguments -> configuration -> credentials file -> user -> command -> policy -> ruleset
  *   model -> digest | report (--check, --dry-run) | firewall -> block log
  *   -> (PID 1: fork the command's process) -> privilege drop -> seccomp
  *   filter -> the irreversible boundary -> first run (as the user) -> launch.
@@ -25,6 +25,7 @@
 #include "caps/user_db.h"
 #include "entrypoint/block_log.h"
 #include "entrypoint/command.h"
+#include "entrypoint/credentials_stage.h"
 #include "entrypoint/firewall_stage.h"
 #include "entrypoint/first_run.h"
 #include "entrypoint/pipeline.h"
@@ -272,8 +273,9 @@ int main(int argc, char **argv, char **envp)
 	 * start with its one line and status; the command never runs. */
 	if (parse_args(argc, argv, &opt, &err) ||
 	    config_load(envp, &pl.cfg, &err) ||
+	    credentials_stage(CS_CREDENTIALS_PATH, envp, &pl.creds, &pl.start_env, &err) ||
 	    resolve_user(&pl, &err) ||
-	    plan_command(&pl, envp, opt.command, &err) ||
+	    plan_command(&pl, pl.start_env, opt.command, &err) ||
 	    build_policy(&pl, opt.mode, &err) ||
 	    build_ruleset(&pl, &err) ||
 	    pipeline_digest(&pl, &err))
