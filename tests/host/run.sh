@@ -75,8 +75,8 @@ network) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; printf '%s\n' "${FAKE
 			case $a in *:/run/cli-sandbox-credentials/env:ro)
 				f=${a%:/run/cli-sandbox-credentials/env:ro}
 				printf '%s\n' "$f" >"$FAKE_DIR/credpath"
-				stat -c %a -- "$f" "${f%/*}" | tr '\n' ' ' >"$FAKE_DIR/credmode"
-				cp -- "$f" "$FAKE_DIR/credfile" && cat -- "$f" >>"$FAKE_DIR/env" ;;
+				stat -c %a -- "$f" "${f%/*}" 2>/dev/null | tr '\n' ' ' >"$FAKE_DIR/credmode"
+				cp -- "$f" "$FAKE_DIR/credfile" 2>/dev/null && cat -- "$f" >>"$FAKE_DIR/env" ;;
 			esac
 		fi
 		prev=$a
@@ -697,7 +697,7 @@ t "... file 644 (the person is not root: the container's root must read it witho
 t "... the directory is gone after the run" cred_gone
 t "... and the value is in no argument" no_key_anywhere "$FAKE_DIR/args"
 FAKE_UID=real cs --managed http://192.0.2.1:4000 claude
-if [ "$(id -u)" = 0 ]; then
+if [ "$("$real_id" -u)" = 0 ]; then
 	t "as root: the file is 600 (root in the container owns it)" [ "$(cat "$FAKE_DIR/credmode")" = "600 700 " ]
 fi
 t "... and gone after the run" cred_gone
