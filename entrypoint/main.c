@@ -69,6 +69,9 @@ static const char usage[] =
 	"  CLI_SANDBOX_PROFILE_DIR         provider range files (default " CS_DEFAULT_PROFILE_DIR ")\n"
 	"  CLI_SANDBOX_ALLOW_USERNS        true lets the command create user namespaces (codex's sandbox)\n"
 	"\n"
+	"credentials: " CS_CREDENTIALS_PATH ", when present, adds NAME=VALUE lines (NAME ending in\n"
+	"  _API_KEY or _TOKEN) to the command's environment; the container's own variables win.\n"
+	"\n"
 	"exit: 78 configuration error, 71 firewall or privilege drop failed, 126/127 command\n"
 	"not executable/not found, otherwise the command's status (128+N for signal N).\n";
 
