@@ -206,7 +206,11 @@ tui_case() {
 	ok "$_l: the key is in $_cli's environment inside ($_v)" grep -qxF "$_v=$_k" "$WORK/$_l.environ"
 	ps -eo args >"$WORK/$_l.ps"
 	ok "$_l: the key's value is in no process's command line (ps)" sh -c "! grep -qF -e '$KEY_A' -e '$KEY_O' '$WORK/$_l.ps'"
-	ok "$_l: ps shows no -e $_v: the key travels in the credentials file" sh -c "! grep -qE -- '-e $_v( |\$)' '$WORK/$_l.ps'"
+	# This run's engine: the process whose arguments mount this workspace (other runs on the
+	# machine may pass -e NAME of their own).
+	grep -F -- "$PWS:/workspace" "$WORK/$_l.ps" >"$WORK/$_l.engine-ps"
+	ok "$_l: ps shows this run's engine with the credentials mount and no -e $_v" \
+		sh -c "grep -qF '/run/cli-sandbox-credentials/env:ro' '$WORK/$_l.engine-ps' && ! grep -qE -- '-e $_v( |\$)' '$WORK/$_l.engine-ps'"
 	$ENGINE inspect "$_c" >"$WORK/$_l.inspect" 2>&1
 	ok "$_l: the key's value is not in ${ENGINE##*/} inspect of the running container (Config.Env included)" \
 		sh -c "grep -qF '\"Env\"' '$WORK/$_l.inspect' && ! grep -qF -e '$KEY_A' -e '$KEY_O' '$WORK/$_l.inspect'"
