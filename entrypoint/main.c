@@ -1,7 +1,7 @@
 /* cli-sandbox-init: the image's ENTRYPOINT and PID 1.
  *
  * main() is the pipeline, one stage per statement, in order:
- *   arguments -> configuration -> user -> command -> policy -> ruleset
+ *   arguments -> configuration -> credentials file -> user -> command -> policy -> ruleset
  *   model -> digest | report (--check, --dry-run) | firewall -> block log
  *   -> (PID 1: fork the command's process) -> privilege drop -> seccomp
  *   filter -> the irreversible boundary -> first run (as the user) -> launch.
@@ -26,6 +26,7 @@
 #include "entrypoint/block_log.h"
 #include "entrypoint/build_info.h"
 #include "entrypoint/command.h"
+#include "entrypoint/credentials_stage.h"
 #include "entrypoint/firewall_stage.h"
 #include "entrypoint/first_run.h"
 #include "entrypoint/pipeline.h"
@@ -68,6 +69,9 @@ static const char usage[] =
 	"  SKIP_EGRESS_FIREWALL            interactive: true programs no firewall at all\n"
 	"  CLI_SANDBOX_PROFILE_DIR         provider range files (default " CS_DEFAULT_PROFILE_DIR ")\n"
 	"  CLI_SANDBOX_ALLOW_USERNS        true lets the command create user namespaces (codex's sandbox)\n"
+	"\n"
+	"credentials: " CS_CREDENTIALS_PATH ", when present, adds NAME=VALUE lines (NAME ending in\n"
+	"  _API_KEY or _TOKEN) to the command's environment; the container's own variables win.\n"
 	"\n"
 	"exit: 78 configuration error, 71 firewall or privilege drop failed, 126/127 command\n"
 	"not executable/not found, otherwise the command's status (128+N for signal N).\n";
@@ -273,8 +277,9 @@ int main(int argc, char **argv, char **envp)
 	 * start with its one line and status; the command never runs. */
 	if (parse_args(argc, argv, &opt, &err) ||
 	    config_load(envp, &pl.cfg, &err) ||
+	    credentials_stage(CS_CREDENTIALS_PATH, envp, &pl.creds, &pl.start_env, &err) ||
 	    resolve_user(&pl, &err) ||
-	    plan_command(&pl, envp, opt.command, &err) ||
+	    plan_command(&pl, pl.start_env, opt.command, &err) ||
 	    build_policy(&pl, opt.mode, &err) ||
 	    build_ruleset(&pl, &err) ||
 	    pipeline_digest(&pl, &err))

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/sha256.h"
+#include "entrypoint/command.h"
 #include "netfilter/render.h"
 
 /* The digest is of the nft text, streamed into SHA-256 as it is rendered:
@@ -36,10 +37,21 @@ int pipeline_digest(struct pipeline *pl, struct cs_error *err)
 	return 0;
 }
 
-void pipeline_free(struct pipeline *pl)
+/* The command's environment holds the keys: wiped before it is freed. */
+static void free_secrets(struct pipeline *pl)
 {
+	for (size_t i = 0; pl->env && pl->env[i]; i++)
+		explicit_bzero(pl->env[i], strlen(pl->env[i]));
 	command_environ_free(pl->env);
 	pl->env = NULL;
+	free(pl->start_env);  /* borrowed strings: the environment's and creds' */
+	pl->start_env = NULL;
+	credentials_free(&pl->creds);
+}
+
+void pipeline_free(struct pipeline *pl)
+{
+	free_secrets(pl);
 	command_free(&pl->command);
 	ruleset_free(&pl->ruleset);
 	policy_free(&pl->policy);
@@ -50,4 +62,5 @@ void pipeline_shed_start(struct pipeline *pl)
 {
 	ruleset_free(&pl->ruleset);
 	policy_free(&pl->policy);
+	free_secrets(pl);
 }

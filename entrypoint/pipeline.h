@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "base/config.h"
+#include "base/credentials.h"
 #include "base/status.h"
 #include "caps/user_db.h"
 #include "entrypoint/command.h"
@@ -17,6 +18,8 @@
 
 struct pipeline {
 	struct cs_config cfg;
+	struct cs_credentials creds; /* the credentials file's variables the command gets */
+	char **start_env;            /* the environment plus creds: what the command is planned from */
 	struct cs_user user;
 	struct command command;
 	char **env;                  /* the command's whole environment */
@@ -31,8 +34,9 @@ int pipeline_digest(struct pipeline *pl, struct cs_error *err);
 
 void pipeline_free(struct pipeline *pl);
 
-/* Frees what only the start needed (the policy and the ruleset), so PID 1
- * carries none of it while the command runs. */
+/* Frees what only the start needed (the policy, the ruleset, and the
+ * command's environment with the credentials, wiped first), so PID 1 carries
+ * none of it while the command runs. */
 void pipeline_shed_start(struct pipeline *pl);
 
 #endif

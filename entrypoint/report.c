@@ -103,6 +103,18 @@ static json_t *json_text(const char *s)
 	return j;
 }
 
+/* Names only: the values are keys, never printed. */
+static void print_credential_names(const struct pipeline *pl, FILE *out, char sep)
+{
+	for (size_t i = 0; i < pl->creds.n; i++) {
+		const char *e = pl->creds.entries[i];
+
+		if (sep == ' ' || i > 0)
+			fputc(sep, out);
+		fwrite(e, 1, (size_t)(strchr(e, '=') - e), out);
+	}
+}
+
 void report_summary(const struct pipeline *pl, FILE *out)
 {
 	char dests[512];
@@ -113,6 +125,10 @@ void report_summary(const struct pipeline *pl, FILE *out)
 		dests, user_name(&pl->user), (unsigned)pl->user.uid, (unsigned)pl->user.gid,
 		pl->cfg.allow_userns ? "allowed" : "denied");
 	print_escaped(out, pl->command.argv[0]);
+	if (pl->creds.n) {
+		fputs(" credentials=", out);
+		print_credential_names(pl, out, ',');
+	}
 	fputc('\n', out);
 }
 
@@ -183,6 +199,11 @@ int report_nft(const struct pipeline *pl, FILE *out)
 		fprintf(out, "# environment adds: %s=", pl->command.added[i].name);
 		print_escaped(out, pl->command.added[i].value);
 		fputc('\n', out);
+	}
+	if (pl->creds.n) {
+		fputs("# credentials file (" CS_CREDENTIALS_PATH ") adds:", out);
+		print_credential_names(pl, out, ' ');
+		fputs(" (values not shown)\n", out);
 	}
 	if ((first = first_run_describe(pl->command.cli, pl->cfg.has_url)))
 		fprintf(out, "# first run: %s\n", first);
@@ -268,6 +289,16 @@ int report_json(const struct pipeline *pl, FILE *out)
 		const char *first = first_run_describe(pl->command.cli, pl->cfg.has_url);
 
 		json_object_set_new(json_object_get(root, "exec"), "first_run", first ? json_string(first) : json_null());
+	}
+	if (pl->creds.n) {
+		json_t *names = json_array();
+
+		for (size_t i = 0; i < pl->creds.n; i++) {
+			const char *e = pl->creds.entries[i];
+
+			json_array_append_new(names, json_stringn(e, (size_t)(strchr(e, '=') - e)));
+		}
+		json_object_set_new(json_object_get(root, "exec"), "credentials_file", names);
 	}
 	if (pl->command.autonomy[0])
 		json_object_set_new(json_object_get(root, "exec"), "autonomy", json_text(pl->command.autonomy));

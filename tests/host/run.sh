@@ -15,10 +15,12 @@ fi
 repo=$(cd -P -- "$(dirname -- "$0")/../.." && pwd -P) || exit 1
 CS=$repo/host/cli-sandbox
 T=$(mktemp -d) || exit 1
+# The person's XDG_RUNTIME_DIR, on memory-backed storage: where the credentials file goes.
+RUN=$(mktemp -d /dev/shm/cs-host-test.XXXXXX) || exit 1
 listener_pid=''
 cleanup() {
 	[ -z "$listener_pid" ] || kill "$listener_pid" 2>/dev/null
-	rm -rf -- "$T"
+	rm -rf -- "$T" "$RUN"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
@@ -63,16 +65,29 @@ image)
 	exit 1 ;;
 network) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; printf '%s\n' "${FAKE_GATEWAY:-}" ;;
 *)
-	printf '%s\n' "$name" "$@" >"$FAKE_DIR/args"
-	# What the engine would hand the container for each -e NAME (by name: from its environment).
+	# The credentials directory's name carries the script's PID: PID in the record.
+	printf '%s\n' "$name" "$@" | sed 's/cli-sandbox-credentials\.[0-9][0-9]*/cli-sandbox-credentials.PID/' >"$FAKE_DIR/args"
+	# What the engine would hand the container for each -e NAME (by name: from its environment),
+	# and the credentials file's lines, which the init adds (its content, its and its
+	# directory's mode and path recorded while the engine runs).
 	: >"$FAKE_DIR/env"
+	rm -f "$FAKE_DIR/credfile" "$FAKE_DIR/credmode" "$FAKE_DIR/credpath"
 	prev=''
 	for a in "$@"; do
 		if [ "$prev" = -e ]; then
 			case $a in *=*) ;; *) printf '%s=%s\n' "$a" "$(printenv "$a")" >>"$FAKE_DIR/env" ;; esac
 		fi
+		if [ "$prev" = -v ]; then
+			case $a in *:/run/cli-sandbox-credentials/env:ro)
+				f=${a%:/run/cli-sandbox-credentials/env:ro}
+				printf '%s\n' "$f" >"$FAKE_DIR/credpath"
+				stat -c %a -- "$f" "${f%/*}" 2>/dev/null | tr '\n' ' ' >"$FAKE_DIR/credmode"
+				cp -- "$f" "$FAKE_DIR/credfile" 2>/dev/null && cat -- "$f" >>"$FAKE_DIR/env" ;;
+			esac
+		fi
 		prev=$a
-	done ;;
+	done
+	exit "${FAKE_RUN_RC:-0}" ;;
 esac
 EOF
 cp "$T/bin/docker" "$T/bin/podman"
@@ -90,7 +105,7 @@ esac
 EOF
 chmod +x "$T/bin/docker" "$T/bin/podman" "$T/bin/id"
 
-export HOME="$T/home" CLI_SANDBOX_HOME="$T/conf" FAKE_DIR="$T/fake" GIT_CONFIG_NOSYSTEM=1
+export HOME="$T/home" CLI_SANDBOX_HOME="$T/conf" FAKE_DIR="$T/fake" GIT_CONFIG_NOSYSTEM=1 XDG_RUNTIME_DIR="$RUN"
 unset CLI_SANDBOX_ENGINE CLI_SANDBOX_IMAGE CLI_SANDBOX_HOST_ADDRESS CLI_SANDBOX_DOCKER_SOCKET \
 	CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE_GLOBAL_ARGS DOCKER_HOST DOCKER_CONTEXT DOCKER_CONFIG GIT_CONFIG_GLOBAL \
 	FAKE_VERSION_RC FAKE_IMAGE_RC FAKE_GATEWAY FAKE_DOCKER_DOWN FAKE_UID FAKE_GID \
@@ -232,14 +247,10 @@ cs --interactive --json
 t "--json outside doctor is refused" failed_with "doctor only"
 
 # ---------------------------------------------------------------- profiles and CLIs
-CRED_CLAUDE='-e
-ANTHROPIC_API_KEY'
-CRED_CODEX='-e
-OPENAI_API_KEY'
-CRED_PI='-e
-ANTHROPIC_API_KEY
--e
-OPENAI_API_KEY'
+# The keys travel in the credentials file, mounted read-only, never as -e.
+CRED_MOUNT="-v
+$RUN/cli-sandbox-credentials.PID/env:/run/cli-sandbox-credentials/env:ro"
+CRED_CLAUDE=$CRED_MOUNT CRED_CODEX=$CRED_MOUNT CRED_PI=$CRED_MOUNT
 cs --managed http://192.0.2.1:4000/v1
 t "managed claude (the default CLI): exact docker arguments" expect docker run "$LIM" "$COMMON" \
 	-v "$HOME/.claude:/home/node/.claude" \
@@ -669,20 +680,72 @@ no_key_anywhere() {
 	done
 }
 env_is() { grep -qxF -- "$1" "$FAKE_DIR/env" 2>/dev/null || { why "the engine's environment lacks '$1': $(sed 's/=.*/=.../' "$FAKE_DIR/env" 2>/dev/null)"; return 1; }; }
+# cred_file LINE...: the credentials file held exactly these lines while the engine ran.
+cred_file() {
+	printf '%s\n' "$@" >"$T/cred-expected"
+	cmp -s "$T/cred-expected" "$FAKE_DIR/credfile" 2>/dev/null && return 0
+	why "the credentials file held: $(sed 's/=.*/=.../' "$FAKE_DIR/credfile" 2>/dev/null)"
+	return 1
+}
+# cred_gone: the run's credentials directory no longer exists, and no other is left in $RUN.
+cred_gone() {
+	_p=$(cat "$FAKE_DIR/credpath" 2>/dev/null) || { why "no credentials file was mounted"; return 1; }
+	[ ! -e "${_p%/*}" ] || { why "${_p%/*} is still there"; return 1; }
+	[ -z "$(ls -A "$RUN")" ] || { why "left in $RUN: $(ls -A "$RUN")"; return 1; }
+}
 cs --managed http://192.0.2.1:4000 claude
-t "claude: ANTHROPIC_API_KEY passed by name (-e NAME)" has_arg ANTHROPIC_API_KEY
-t "... its value reaches the engine's environment" env_is "ANTHROPIC_API_KEY=$KEY_A"
-t "... and is in no argument" no_key_anywhere "$FAKE_DIR/args"
+t "claude: no -e ANTHROPIC_API_KEY (the engine would keep its value in inspect's Config.Env)" lacks_arg ANTHROPIC_API_KEY
+t "... the credentials file is mounted read-only at /run/cli-sandbox-credentials/env, from \$XDG_RUNTIME_DIR" \
+	has_arg "$RUN/cli-sandbox-credentials.PID/env:/run/cli-sandbox-credentials/env:ro"
+t "... while the engine ran it held the key, NAME=VALUE" cred_file "ANTHROPIC_API_KEY=$KEY_A"
+t "... file 644 (the person is not root: the container's root must read it without DAC_OVERRIDE), directory 700" \
+	sh -c "[ \"\$(cat '$FAKE_DIR/credmode')\" = '644 700 ' ] || { cat '$FAKE_DIR/credmode' >'$T/why'; exit 1; }"
+t "... the directory is gone after the run" cred_gone
+t "... and the value is in no argument" no_key_anywhere "$FAKE_DIR/args"
+FAKE_UID=real cs --managed http://192.0.2.1:4000 claude
+if [ "$("$real_id" -u)" = 0 ]; then
+	t "as root: the file is 600 (root in the container owns it)" [ "$(cat "$FAKE_DIR/credmode")" = "600 700 " ]
+fi
+t "... and gone after the run" cred_gone
 cs --dry-run --managed http://192.0.2.1:4000 pi
 t "--dry-run: no key's value in its output" no_key_anywhere "$T/out"
-t "--dry-run: pi gets both provider variables by name" sh -c "grep -qxF \"  '-e' \\\\\" '$T/out' && grep -qxF \"  'OPENAI_API_KEY' \\\\\" '$T/out'"
+t "--dry-run: the credentials mount with the path a run would use" grep -qF "'$RUN/cli-sandbox-credentials." "$T/out"
+t "--dry-run: no -e for pi's provider variables" sh -c "! grep -qF \"'OPENAI_API_KEY'\" '$T/out' && ! grep -qF \"'ANTHROPIC_API_KEY'\" '$T/out'"
+t "--dry-run: creates no credentials directory" [ -z "$(ls -A "$RUN")" ]
+cs --managed http://192.0.2.1:4000 pi
+t "pi: both provider variables in the file" cred_file "ANTHROPIC_API_KEY=$KEY_A" "OPENAI_API_KEY=$KEY_O"
 ANTHROPIC_API_KEY='' ANTHROPIC_AUTH_TOKEN=tok-secret cs --managed http://192.0.2.1:4000 claude
-t "claude with ANTHROPIC_AUTH_TOKEN only: that one by name, an empty ANTHROPIC_API_KEY not" \
-	sh -c "grep -qx ANTHROPIC_AUTH_TOKEN '$FAKE_DIR/args' && ! grep -qx ANTHROPIC_API_KEY '$FAKE_DIR/args'"
+t "claude with ANTHROPIC_AUTH_TOKEN only: that one in the file, an empty ANTHROPIC_API_KEY not" cred_file ANTHROPIC_AUTH_TOKEN=tok-secret
 OPENAI_API_KEY='' CODEX_API_KEY=cx-secret cs --managed http://192.0.2.1:4000 codex
-t "codex with CODEX_API_KEY only: passed by name" has_arg CODEX_API_KEY
+t "codex with CODEX_API_KEY only: in the file" cred_file CODEX_API_KEY=cx-secret
 ANTHROPIC_API_KEY='' OPENAI_API_KEY='' GOOGLE_API_KEY=g-secret cs --managed http://192.0.2.1:4000 gemini
-t "gemini: GOOGLE_API_KEY passed by name, state in ~/.gemini" sh -c "grep -qx GOOGLE_API_KEY '$FAKE_DIR/args' && grep -qxF '$HOME/.gemini:/home/node/.gemini' '$FAKE_DIR/args'"
+t "gemini: GOOGLE_API_KEY in the file, state in ~/.gemini" sh -c "grep -qxF GOOGLE_API_KEY=g-secret '$FAKE_DIR/credfile' && grep -qxF '$HOME/.gemini:/home/node/.gemini' '$FAKE_DIR/args'"
+# A value with quotes, a dollar, backslashes and spaces reaches the file byte for byte.
+ANTHROPIC_API_KEY="a'b\"c \$HOME \\n\\" cs --managed http://192.0.2.1:4000 claude
+t "a value with quotes, \$, backslashes: byte for byte in the file" cred_file "ANTHROPIC_API_KEY=a'b\"c \$HOME \\n\\"
+# A value with a newline cannot be one line of the file: by name, as before.
+ANTHROPIC_API_KEY="two
+lines" cs --managed http://192.0.2.1:4000 claude
+t "a value with a newline: passed by name instead (-e NAME)" sh -c "grep -qx ANTHROPIC_API_KEY '$FAKE_DIR/args' && [ ! -e '$FAKE_DIR/credfile' ]"
+# No memory-backed directory (XDG_RUNTIME_DIR on disk, and a disk directory bind-mounted over
+# /dev/shm in a mount namespace of the script's own): by name, with a warning naming the risk.
+mkdir -p "$T/disk-run" "$T/disk-shm"
+chmod 1777 "$T/disk-shm"
+if unshare -m true 2>/dev/null; then
+	rm -f "$FAKE_DIR/args"
+	# shellcheck disable=SC2016  # $1 and $@ are the inner sh's
+	(cd -- "$WS" && XDG_RUNTIME_DIR=$T/disk-run unshare -m sh -c 'mount --bind "$1" /dev/shm && shift && exec "$@"' \
+		sh "$T/disk-shm" sh "$CS" --managed http://192.0.2.1:4000 claude </dev/null >"$T/out" 2>"$T/err")
+	t "no memory-backed directory: -e NAME, and a warning naming inspect" \
+		sh -c "grep -qx ANTHROPIC_API_KEY '$FAKE_DIR/args' && grep -q 'warning: no memory-backed directory.*inspect' '$T/err'"
+	t "... nothing written to either disk directory" sh -c "[ -z \"\$(ls -A '$T/disk-run')\" ] && [ -z \"\$(ls -A '$T/disk-shm')\" ]"
+else
+	t_skip "no memory-backed directory: -e NAME (needs unshare -m, i.e. root)"
+fi
+# The engine's status is the script's, and the file goes whatever the status.
+FAKE_RUN_RC=3 cs --managed http://192.0.2.1:4000 claude
+t "the engine's exit status is the script's (no exec any more)" rc_is 3
+t "... the directory is gone after a failed run" cred_gone
 ANTHROPIC_API_KEY='' OPENAI_API_KEY='' cs --managed http://192.0.2.1:4000 claude
 t "managed claude without any credential: refused before anything starts, naming the variable" failed_with "export ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)"
 t "... and the engine does not run" not_run
@@ -714,7 +777,8 @@ t "an endpoint's key-env feeds the CLI's first variable, by name" env_is "ANTHRO
 t "... its value in no argument" no_key_anywhere "$FAKE_DIR/args"
 ANTHROPIC_API_KEY='' OPENAI_API_KEY='' MY_GW_KEY=sk-host-key-env-secret cs --endpoint keyed --dry-run codex
 t "... and not in --dry-run" no_key_anywhere "$T/out"
-t "... codex gets it as OPENAI_API_KEY" grep -qxF "  'OPENAI_API_KEY' \\" "$T/out"
+ANTHROPIC_API_KEY='' OPENAI_API_KEY='' MY_GW_KEY=sk-host-key-env-secret cs --endpoint keyed codex
+t "... codex gets it as OPENAI_API_KEY" cred_file OPENAI_API_KEY=sk-host-key-env-secret
 FUT_KEY=sk-host-key-env-secret cs --endpoint future claude
 t "key-env found among other attributes" env_is "ANTHROPIC_API_KEY=sk-host-key-env-secret"
 cs --endpoint keyed claude
@@ -788,7 +852,7 @@ t "... and nothing runs" not_run
 cs --managed http://192.0.2.1:4000 shell -- -c 'id -u; echo "$HOME"'
 # shellcheck disable=SC2016
 t "shell -- ARGS: bash ARGS as the init's command" [ "$(tail -n 4 "$FAKE_DIR/args" | tr '\n' '|')" = '--|bash|-c|id -u; echo "$HOME"|' ]
-t "... in the same sandbox: the CLI's state, credentials, profile" sh -c "grep -qxF '$HOME/.claude:/home/node/.claude' '$FAKE_DIR/args' && grep -qx ANTHROPIC_API_KEY '$FAKE_DIR/args' && grep -qx CLI_SANDBOX_EGRESS_PROFILE=managed '$FAKE_DIR/args' && grep -qx -e --cap-drop=ALL '$FAKE_DIR/args'"
+t "... in the same sandbox: the CLI's state, credentials, profile" sh -c "grep -qxF '$HOME/.claude:/home/node/.claude' '$FAKE_DIR/args' && grep -qxF ANTHROPIC_API_KEY=$KEY_A '$FAKE_DIR/credfile' && grep -qx CLI_SANDBOX_EGRESS_PROFILE=managed '$FAKE_DIR/args' && grep -qx -e --cap-drop=ALL '$FAKE_DIR/args'"
 cs --managed http://192.0.2.1:4000 shell -w "$T/plain" --cli codex
 t "shell -w DIR --cli codex: DIR at /workspace, codex's state, bash alone" \
 	sh -c "grep -qxF '$T/plain:/workspace' '$FAKE_DIR/args' && grep -qxF '$HOME/.codex:/home/node/.codex' '$FAKE_DIR/args' && [ \"\$(tail -n 2 '$FAKE_DIR/args' | tr '\n' ' ')\" = '-- bash ' ]"

@@ -12,11 +12,11 @@
 #     oom_score_adj below its start value nor write PID 1's;
 #   - a CPU hog gets no more than the CPU bound, so the host keeps its core.
 #
-# "Through the host script's own command": the engine command that
-# host/cli-sandbox --dry-run prints, run as printed, with only the command
-# after the init's "--" swapped (the CLI for a shell payload); the engine
-# arguments (CLI_SANDBOX_ENGINE_ARGS) carry only the network and this
-# machine's rlimit words.  Containers use --network none.
+# "Through the host script's own command": 'host/cli-sandbox shell -- -c
+# PAYLOAD', the sandbox a CLI would get with bash as its command, a key
+# exported as a person does; the engine arguments (CLI_SANDBOX_ENGINE_ARGS)
+# carry only the network and this machine's rlimit words.  Containers use
+# --network none.
 #
 # Safety on a shared machine: the fork bomb starts only once the running
 # container's process limit has been read back from the engine's inspect
@@ -55,29 +55,30 @@ ms() { echo $(($(date +%s%N) / 1000000)); }
 podman image exists "$IMAGE" || bail "no image $IMAGE; run tests/image/run.sh first"
 HOST_CPUS=$(getconf _NPROCESSORS_ONLN)
 
-# cs ENGINE ARG...: the host script as a person runs it, with this test's HOME.
+# cs ENGINE ARG...: the host script as a person runs it, with this test's HOME and a key
+# exported in its shell; bounded by CS_TIMEOUT seconds (default 300).
 cs() {
 	_e=$1
 	shift
 	_g=''
 	[ "$_e" = podman ] && _g='--runtime runc'
 	env PATH="$WORK/bin:$PATH" HOME="$WORK/home" CLI_SANDBOX_HOME="$WORK/home/.config/cli-sandbox" \
+		ANTHROPIC_API_KEY=sk-ant-limits-test-not-a-key \
 		CLI_SANDBOX_ENGINE_GLOBAL_ARGS="$_g" CLI_SANDBOX_ENGINE_ARGS="$RLIMITS --network none" \
-		sh "$ROOT/host/cli-sandbox" --engine "$_e" --image "$IMAGE" --workspace "$WORK/ws" "$@" </dev/null
+		timeout "${CS_TIMEOUT:-300}" sh "$ROOT/host/cli-sandbox" --engine "$_e" --image "$IMAGE" --workspace "$WORK/ws" "$@" </dev/null
 }
 
-# sbx ENGINE SECONDS PAYLOAD [OPTION...]: runs the host script's printed command with the
-# shell PAYLOAD (as the sandbox user) in place of the CLI; stdout, stderr and the status in
-# $WORK/sbx.{out,err,rc}.  The printed command's last line is the CLI, 'pi'.
+# sbx ENGINE SECONDS PAYLOAD [OPTION...]: the host script's own shell in the sandbox,
+# 'cli-sandbox [OPTION...] shell -- -c PAYLOAD' (bash as the sandbox user, the same image,
+# firewall and limits as the CLI), bounded by SECONDS; stdout, stderr and the status in
+# $WORK/sbx.{out,err,rc}.
 sbx() {
 	_e=$1 _s=$2 _p=$3
 	shift 3
-	cs "$_e" --managed "$URL" "$@" --dry-run pi >"$WORK/dry" || return 1
-	[ "$(tail -n 1 "$WORK/dry")" = "  'pi'" ] || { echo "# unexpected dry-run tail: $(tail -n 2 "$WORK/dry")"; return 1; }
-	_cmd=$(sed '$d' "$WORK/dry" | sed '$s/ \\$//')
-	eval "set -- $_cmd"
-	PATH="$WORK/bin:$PATH" timeout "$_s" "$@" sh -c "$_p" </dev/null >"$WORK/sbx.out" 2>"$WORK/sbx.err"
+	CS_TIMEOUT=$_s
+	cs "$_e" --managed "$URL" "$@" shell -- -c "$_p" >"$WORK/sbx.out" 2>"$WORK/sbx.err"
 	echo $? >"$WORK/sbx.rc"
+	CS_TIMEOUT=''
 }
 
 # arg_after FILE WORD: the dry-run's argument after WORD (its first occurrence).
