@@ -769,9 +769,9 @@ cs endpoints add bad http://192.0.2.5:4000 --no-probe --key-env 1BAD
 t "--key-env with a bad variable name is refused" failed_with "bad --key-env '1BAD'"
 cs endpoints add bad http://192.0.2.5:4000 --no-probe --frob x
 t "an unknown endpoints add option is refused" failed_with "for endpoints add"
-printf 'future http://192.0.2.6:1 type=openai model=m key-env=FUT_KEY\n' >>"$CLI_SANDBOX_HOME/endpoints"
+printf 'future http://192.0.2.6:1 type=anthropic speaks=anthropic model=m key-env=FUT_KEY vendor-x=1\n' >>"$CLI_SANDBOX_HOME/endpoints"
 cs endpoints add other http://192.0.2.7:1 --no-probe
-t "a line with attributes this script does not know survives another add" grep -qxF "future http://192.0.2.6:1 type=openai model=m key-env=FUT_KEY" "$CLI_SANDBOX_HOME/endpoints"
+t "a line with attributes this script does not know survives another add" grep -qxF "future http://192.0.2.6:1 type=anthropic speaks=anthropic model=m key-env=FUT_KEY vendor-x=1" "$CLI_SANDBOX_HOME/endpoints"
 ANTHROPIC_API_KEY='' MY_GW_KEY=sk-host-key-env-secret cs --endpoint keyed claude
 t "an endpoint's key-env feeds the CLI's first variable, by name" env_is "ANTHROPIC_API_KEY=sk-host-key-env-secret"
 t "... its value in no argument" no_key_anywhere "$FAKE_DIR/args"
@@ -779,8 +779,10 @@ ANTHROPIC_API_KEY='' OPENAI_API_KEY='' MY_GW_KEY=sk-host-key-env-secret cs --end
 t "... and not in --dry-run" no_key_anywhere "$T/out"
 ANTHROPIC_API_KEY='' OPENAI_API_KEY='' MY_GW_KEY=sk-host-key-env-secret cs --endpoint keyed codex
 t "... codex gets it as OPENAI_API_KEY" cred_file OPENAI_API_KEY=sk-host-key-env-secret
+rm -f "$FAKE_DIR/credfile"
 FUT_KEY=sk-host-key-env-secret cs --endpoint future claude
-t "key-env found among other attributes" env_is "ANTHROPIC_API_KEY=sk-host-key-env-secret"
+t "key-env found among other attributes (one this script does not know among them)" rc_is 0
+t "... the key reaches claude's variable" cred_file "ANTHROPIC_API_KEY=sk-host-key-env-secret"
 cs --endpoint keyed claude
 t "key-env naming an unset variable: refused, naming it" failed_with "takes its key from MY_GW_KEY, which is not set"
 cs endpoints rm keyed; cs endpoints rm future; cs endpoints rm other
