@@ -67,10 +67,15 @@ static int add_state_dir(struct command *cmd, const struct cli *c, const struct 
 /* Everything the row plans: wiring, state folder, autonomy, nested sandbox. */
 static int plan_cli(const struct cli_start *s, const struct cli *c, struct command *cmd, struct cs_error *err)
 {
-	cli_plan_fn *autonomy = s->cfg->profile == CS_PROFILE_MANAGED ? c->managed_autonomy : c->interactive_autonomy;
-
-	return wire(s, c, cmd, err) || add_state_dir(cmd, c, s->user, s->envp, err) ||
-	       autonomy(s, cmd, err) || c->nested_sandbox(s, cmd, err) ? -1 : 0;
+	if (wire(s, c, cmd, err) || add_state_dir(cmd, c, s->user, s->envp, err))
+		return -1;
+	if (s->cfg->profile == CS_PROFILE_MANAGED) {
+		if (c->managed_autonomy(s, cmd, err))
+			return -1;
+	} else {
+		command_note(cmd, "%s", c->interactive_note);
+	}
+	return c->nested_sandbox(s, cmd, err);
 }
 
 int command_build(const struct cs_config *cfg, const struct cs_user *user,

@@ -49,13 +49,6 @@ static int managed_autonomy(const struct cli_start *s, struct command *plan, str
 	return 0;
 }
 
-static int interactive_autonomy(const struct cli_start *s, struct command *plan, struct cs_error *err)
-{
-	(void)s, (void)err;
-	command_note(plan, "claude keeps its own approval prompts (interactive)");
-	return 0;
-}
-
 static bool array_has(json_t *a, const char *s)
 {
 	size_t i;
@@ -167,7 +160,7 @@ const struct cli cli_claude = {
 	.quiet_vars = { { "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1" }, { "DISABLE_TELEMETRY", "1" },
 			{ "DISABLE_ERROR_REPORTING", "1" }, { "DISABLE_AUTOUPDATER", "1" } },
 	.managed_autonomy = managed_autonomy,
-	.interactive_autonomy = interactive_autonomy,
+	.interactive_note = "claude keeps its own approval prompts (interactive)",
 	.nested_sandbox = cli_plan_nothing,
 	.decide_sandbox = cli_no_nested_sandbox,
 	/* claude keeps everything, its .claude.json included, in CLAUDE_CONFIG_DIR */

@@ -61,9 +61,10 @@ struct cli {
 	const char *quiet_args[CLI_MAX_VARS];
 
 	/* Autonomy: no prompts in managed (nobody is there to answer them),
-	 * the CLI's own prompts in interactive.  Each writes its note. */
+	 * which writes its own note; the CLI's own prompts in interactive, where
+	 * the init sets nothing and the plan only says so (interactive_note). */
 	cli_plan_fn *managed_autonomy;
-	cli_plan_fn *interactive_autonomy;
+	const char *interactive_note;
 	/* The CLI's own nested sandbox: planned with the command (a placeholder
 	 * in argv), decided after the drop from the user-namespace probe. */
 	cli_plan_fn *nested_sandbox;

@@ -98,13 +98,6 @@ static int managed_autonomy(const struct cli_start *s, struct command *plan, str
 	return 0;
 }
 
-static int interactive_autonomy(const struct cli_start *s, struct command *plan, struct cs_error *err)
-{
-	(void)s, (void)err;
-	command_note(plan, "codex keeps its own approval prompts (interactive)");
-	return 0;
-}
-
 /* The nested sandbox the operator chose, and whether it needs user
  * namespaces (every codex sandbox but danger-full-access runs its commands
  * through bubblewrap, which builds one). */
@@ -323,7 +316,7 @@ const struct cli cli_codex = {
 	.quiet_args = { "analytics.enabled=false", "features.plugins=false",
 			"check_for_update_on_startup=false", "feedback.enabled=false" },
 	.managed_autonomy = managed_autonomy,
-	.interactive_autonomy = interactive_autonomy,
+	.interactive_note = "codex keeps its own approval prompts (interactive)",
 	.nested_sandbox = nested_sandbox,
 	.decide_sandbox = decide_sandbox,
 	/* codex refuses to start without its CODEX_HOME folder */

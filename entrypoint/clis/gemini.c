@@ -62,13 +62,6 @@ static int managed_autonomy(const struct cli_start *s, struct command *plan, str
 	return 0;
 }
 
-static int interactive_autonomy(const struct cli_start *s, struct command *plan, struct cs_error *err)
-{
-	(void)s, (void)err;
-	command_note(plan, "gemini keeps its own approval prompts and folder trust (interactive)");
-	return 0;
-}
-
 const struct cli cli_gemini = {
 	.name = "gemini",
 	.profile_section = "gemini",
@@ -78,7 +71,7 @@ const struct cli cli_gemini = {
 	 * managed defaults file */
 	.quiet_vars = { { "GEMINI_CLI_NO_RELAUNCH", "true" } },
 	.managed_autonomy = managed_autonomy,
-	.interactive_autonomy = interactive_autonomy,
+	.interactive_note = "gemini keeps its own approval prompts and folder trust (interactive)",
 	/* gemini's own sandbox runs docker or podman: none inside the container */
 	.nested_sandbox = cli_plan_nothing,
 	.decide_sandbox = cli_no_nested_sandbox,

@@ -32,13 +32,6 @@ static int managed_autonomy(const struct cli_start *s, struct command *plan, str
 	return 0;
 }
 
-static int interactive_autonomy(const struct cli_start *s, struct command *plan, struct cs_error *err)
-{
-	(void)s, (void)err;
-	command_note(plan, "opencode keeps its own permission prompts (interactive)");
-	return 0;
-}
-
 const struct cli cli_opencode = {
 	.name = "opencode",
 	.profile_section = "opencode",
@@ -49,7 +42,7 @@ const struct cli cli_opencode = {
 	.quiet_vars = { { "OPENCODE_DISABLE_AUTOUPDATE", "1" }, { "OPENCODE_DISABLE_MODELS_FETCH", "1" },
 			{ "OPENCODE_DISABLE_SHARE", "1" } },
 	.managed_autonomy = managed_autonomy,
-	.interactive_autonomy = interactive_autonomy,
+	.interactive_note = "opencode keeps its own permission prompts (interactive)",
 	/* opencode has no nested sandbox */
 	.nested_sandbox = cli_plan_nothing,
 	.decide_sandbox = cli_no_nested_sandbox,

@@ -22,13 +22,6 @@ static int managed_autonomy(const struct cli_start *s, struct command *plan, str
 	return 0;
 }
 
-static int interactive_autonomy(const struct cli_start *s, struct command *plan, struct cs_error *err)
-{
-	(void)s, (void)err;
-	command_note(plan, "pi as it is");
-	return 0;
-}
-
 const struct cli cli_pi = {
 	.name = "pi",
 	.profile_section = "pi",
@@ -36,7 +29,7 @@ const struct cli cli_pi = {
 	.wire = wire,
 	.quiet_vars = { { "PI_OFFLINE", "1" }, { "PI_TELEMETRY", "0" }, { "PI_SKIP_VERSION_CHECK", "1" } },
 	.managed_autonomy = managed_autonomy,
-	.interactive_autonomy = interactive_autonomy,
+	.interactive_note = "pi as it is",
 	.nested_sandbox = cli_plan_nothing,
 	.decide_sandbox = cli_no_nested_sandbox,
 	/* pi keeps its state in ~/.pi/agent already */

@@ -53,7 +53,7 @@ int main(void)
 		      "%s: pointed at the gateway somehow", nm);
 		CHECK(c->wire != NULL, "%s: a wiring step (cli_plan_nothing for none)", nm);
 		CHECK(c->quiet_vars[0][0] || c->quiet_args[0], "%s: kept quiet in managed", nm);
-		CHECK(c->managed_autonomy && c->interactive_autonomy, "%s: autonomy in both profiles", nm);
+		CHECK(c->managed_autonomy && c->interactive_note, "%s: autonomy in both profiles", nm);
 		CHECK(c->nested_sandbox && c->decide_sandbox, "%s: a nested-sandbox step (the nothing ones for none)", nm);
 		CHECK(c->state_var && c->state_dir && (c->state_var[0] != '\0') == (c->state_dir[0] != '\0'),
 		      "%s: state folder named, or \"\" and \"\"", nm);
