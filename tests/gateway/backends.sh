@@ -127,7 +127,7 @@ agent() {
 	# A direct run has nothing more to inspect: codex's exec tool hands back what a command
 	# printed within about 10 s, so it must not wait.
 	[ "$path" = gateway ] || touch "$ws/inspected"
-	env_hits=x file_hits=x tok_hits=x refused=x
+	env_hits=x file_hits=x tok_hits=x refused=x gw_inspect_hits=x secrets_left=x
 	if [ -n "$sb" ]; then
 		env_hits=$(podman exec --privileged -u 0 "$sb" sh -c 'for f in /proc/[0-9]*/environ; do tr "\0" "\n" <"$f"; done 2>/dev/null' | grep -cF "$KEY")
 		tok_hits=$(podman exec --privileged -u 0 "$sb" sh -c 'for f in /proc/[0-9]*/environ; do tr "\0" "\n" <"$f"; done 2>/dev/null' | grep -c '^ANTHROPIC_API_KEY=[0-9a-f]\{32\}$')
@@ -135,6 +135,9 @@ agent() {
 	fi
 	if [ -n "$gw" ]; then
 		gwip=$(podman inspect -f "{{(index .NetworkSettings.Networks \"$SBNET\").IPAddress}}" "$gw")
+		# The gateway holds the key in its process only: not in its container's config.
+		gw_inspect_hits=$(podman inspect "$gw" | grep -cF "$KEY")
+		secrets_left=$(find /dev/shm ${XDG_RUNTIME_DIR:+"$XDG_RUNTIME_DIR"} -maxdepth 1 -name 'cli-sandbox-gateway-secrets.*' 2>/dev/null | wc -l)
 		refused=$(podman run --rm $LIMITS --network "$SBNET" "$PYIMAGE" python3 -c '
 import sys, urllib.request, urllib.error
 req = urllib.request.Request("http://%s:3456/v1/messages" % sys.argv[1], data=b"{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", headers={"content-type": "application/json"})
@@ -156,6 +159,8 @@ except Exception as e: print("error", e)' "$gwip")
 		te "$what: the CLI has the run's token instead" '[ "$tok_hits" != 0 ] && [ "$tok_hits" != x ]'
 		t "$what: no file under its home, /workspace or /tmp holds the key" [ "$file_hits" = 0 ]
 		t "$what: a request to the gateway without the run's token is refused (401)" [ "$refused" = 401 ]
+		t "$what: the key is not in the gateway's inspect (no -e of its value)" [ "$gw_inspect_hits" = 0 ]
+		t "$what: the gateway's secrets file is gone once it answers" [ "$secrets_left" = 0 ]
 		t "$what: the sandbox's network is removed after the run" not_exists "$SBNET"
 	fi
 	t "$what: nothing left running after the run" [ "$(leftovers)" = 0 ]
@@ -198,6 +203,11 @@ sed 's/^/#   /' "$WORK/ping1.out"
 rc=$?
 te "ping, a model that answers in text: NOT OK, non-zero" '[ $rc -ne 0 ] && grep -q '\''"ready":false'\'' "$WORK/ping2.out"'
 t "... with the hint to pick a tool-calling model" grep -q 'pick a model that calls tools' "$WORK/ping2.out"
+# The direct check through the gateway runs in the gateway's container, with the key the
+# router holds (the upstream requires it; the container's config does not have it).
+(cd "$WORK" && timeout 180 $CS --endpoint ant --keep-keys-out ping --cli claude --json >"$WORK/ping-key.out" 2>&1)
+t "ping's direct check from the gateway authenticates with the key the router holds" grep -q '"check":"direct","ok":true' "$WORK/ping-key.out"
+te "ping's output does not hold the key" '! grep -qF "$KEY" "$WORK/ping-key.out"'
 t "ping left nothing running" [ "$(leftovers)" = 0 ]
 
 # status before and after up, then down.
