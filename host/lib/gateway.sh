@@ -34,6 +34,7 @@ gw_image_name() {
 #             in it), or empty
 #   KEY_TO    the variable the endpoint's key goes to (empty: the CLI's first, host/cli-sandbox)
 #   NO_KEY    true when the path needs no key at all (the CLI then gets none of the person's)
+#   PLACEHOLDER_KEY  a key that is no secret, for a CLI that needs one where the path needs none
 #   EP_URL EP_TYPE EP_MODEL EP_KEYENV EP_SPEAKS  the endpoint's record
 # Dies, before anything starts, on a combination no path serves, naming what would work.
 plan_backend() {
@@ -41,7 +42,7 @@ plan_backend() {
 	EP_URL=$(endpoint_url "$_n") || die "no endpoint named '$_n': see 'cli-sandbox endpoints list'"
 	EP_TYPE=$(ep_get "$_n" type) EP_MODEL=$(ep_get "$_n" model)
 	EP_KEYENV=$(ep_get "$_n" key-env) EP_SPEAKS=$(ep_get "$_n" speaks)
-	PLAN=legacy CLI_API='' CRED_VAR='' UP_API='' URL_FORM=root CLI_ENV='' KEY_TO='' NO_KEY=false
+	PLAN=legacy CLI_API='' CRED_VAR='' UP_API='' URL_FORM=root CLI_ENV='' KEY_TO='' NO_KEY=false PLACEHOLDER_KEY=''
 	[ -n "$EP_TYPE" ] || return 0
 	_up=chat
 	case ,$EP_SPEAKS, in *,chat,*) ;; *) _up='' ;; esac
@@ -62,6 +63,10 @@ plan_backend() {
 		*) die "codex needs the OpenAI Responses API (POST /v1/responses), which endpoint '$_n' does not serve (it speaks ${EP_SPEAKS:-nothing known}), and no maintained gateway here translates Responses to it: run claude or pi against '$_n' (through the gateway), or point codex at an endpoint that serves /v1/responses (OpenAI, a recent Ollama)" ;;
 		esac
 		[ "$_out" = false ] || die "--keep-keys-out is not available for codex: the gateway serves Anthropic Messages only, codex needs Responses; run codex without it (its key then reaches the sandbox), or use claude or pi"
+		# A keyless Ollama: codex will not start without a credential, and Ollama ignores the
+		# one it gets (its OpenAI-compatibility docs pass api_key "ollama"). That placeholder,
+		# not one of the person's keys: theirs must not go to a server that asked for none.
+		[ -n "$EP_KEYENV" ] || [ "$EP_TYPE" != ollama ] || PLACEHOLDER_KEY=ollama
 		PLAN=direct URL_FORM=v1 ;;
 	gemini)
 		# Gemini CLI 0.61 speaks only the Gemini API (POST .../v1beta/models/M:generateContent,

@@ -10,7 +10,11 @@
 #     privileged root shell in it), in no file under its home or /workspace, not in --dry-run;
 #     the upstream saw the key; a request to the gateway without the run's token is refused;
 #     nothing is left running after the run;
-#   - codex against that upstream: refused before anything starts, naming what works;
+#   - claude and pi against an Anthropic upstream (direct; claude through the gateway with
+#     --keep-keys-out), claude against an OpenAI upstream with Responses (gateway) and a recent
+#     Ollama with Responses (gateway); codex direct against both of those;
+#   - codex against the Chat-only upstream and an Ollama without Responses: refused before
+#     anything starts, naming what works;
 #   - ping: READY against a tool-calling Ollama model, NOT OK with the hint against one that
 #     answers in text; status --json before and after up; down.
 # Networks: cli-sandbox-gw-test-up-PID (198.51.100.96/27) and -sb-PID (198.51.100.64/27),
@@ -31,13 +35,13 @@ PYIMAGE=${CLI_SANDBOX_PYTHON_IMAGE:-localhost/cli-sandbox-python:test}
 LIMITS="--runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1000:1000"
 UPNET=cli-sandbox-gw-test-up-$$ SBNET=cli-sandbox-gw-test-sb-$$
 MOCK=cli-sandbox-gw-test-mock-$$ OLL=cli-sandbox-gw-test-oll-$$
-ANT=cli-sandbox-gw-test-ant-$$ OLC=cli-sandbox-gw-test-olc-$$ PEER=cli-sandbox-gw-test-peer-$$
+ANT=cli-sandbox-gw-test-ant-$$ OLC=cli-sandbox-gw-test-olc-$$ OLR=cli-sandbox-gw-test-olr-$$ PEER=cli-sandbox-gw-test-peer-$$
 WORK=$(mktemp -d /tmp/cli-sandbox-gw-test.XXXXXX)
 chmod 755 "$WORK"
 
 cleanup() {
 	# one at a time: podman refuses a whole list when one name is missing
-	for c in "$MOCK" "$OLL" "$ANT" "$OLC" "$PEER" cli-sandbox-gw-oll $(podman ps -aq --filter "network=$SBNET" 2>/dev/null); do
+	for c in "$MOCK" "$OLL" "$ANT" "$OLC" "$OLR" "$PEER" cli-sandbox-gw-oll $(podman ps -aq --filter "network=$SBNET" 2>/dev/null); do
 		podman rm -f "$c" >/dev/null 2>&1
 	done
 	for n in "$SBNET" "$UPNET"; do podman network rm "$n" >/dev/null 2>&1; done
@@ -82,6 +86,12 @@ podman run -d --name "$OLC" $LIMITS --network "$UPNET" --ip 198.51.100.101 \
 	-v "$HERE:/gw:ro" -v "$WORK/log:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 0.0.0.0 \
 	--port 11434 --speaks ollama,chat --models mock-model+tools --tool-command "$CMD" \
 	--log /log/olc.log --max-seconds 900 >/dev/null || { echo "Bail out! mock ollama (scripted)"; exit 1; }
+# A recent Ollama: its native API, Chat Completions and Responses at /v1 (scripted).
+# shellcheck disable=SC2086
+podman run -d --name "$OLR" $LIMITS --network "$UPNET" --ip 198.51.100.102 \
+	-v "$HERE:/gw:ro" -v "$WORK/log:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 0.0.0.0 \
+	--port 11434 --speaks ollama,chat,responses --models mock-model+tools --tool-command "$CMD" \
+	--log /log/olr.log --max-seconds 900 >/dev/null || { echo "Bail out! mock ollama with Responses (scripted)"; exit 1; }
 # shellcheck disable=SC2086
 podman run -d --name "$OLL" $LIMITS --network "$UPNET" --ip 198.51.100.99 \
 	-v "$HERE:/gw:ro" -v "$WORK/log:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 0.0.0.0 \
@@ -90,6 +100,8 @@ podman run -d --name "$OLL" $LIMITS --network "$UPNET" --ip 198.51.100.99 \
 
 $CS endpoints add up1 http://198.51.100.98:8080/v1 --type openai --model mock-model --key-env CLI_SANDBOX_TEST_KEY --no-probe >/dev/null
 $CS endpoints add ant http://198.51.100.100:8081 --type anthropic --speaks anthropic,chat,responses --model mock-model --key-env CLI_SANDBOX_TEST_KEY >/dev/null
+$CS endpoints add oai http://198.51.100.100:8081/v1 --type openai --speaks chat,responses --model mock-model --key-env CLI_SANDBOX_TEST_KEY --no-probe >/dev/null
+$CS endpoints add olr http://198.51.100.102:11434 --type ollama --speaks ollama,chat,responses --model mock-model --no-probe >/dev/null
 $CS endpoints add olc http://198.51.100.101:11434 --type ollama --model mock-model --no-probe >/dev/null
 $CS endpoints add oll http://198.51.100.99:11434 --type ollama --model qwen3:8b --no-probe >/dev/null
 $CS endpoints add oll-text http://198.51.100.99:11434 --type ollama --model gemma:2b --no-probe >/dev/null
@@ -150,7 +162,7 @@ except Exception as e: print("error", e)' "$gwip")
 	t "$what: the sandbox ran" [ -n "$sb" ]
 	t "$what: /workspace written as uid 1000" [ "$(cat "$ws/uid" 2>/dev/null)" = 1000 ]
 	t "$what: the tool result reached the model" grep -q '^TOOL_RESULT .*uid=1000' "$log"
-	if [ "$lname" != olc ]; then
+	if [ "$lname" != olc ] && [ "$lname" != olr ]; then  # the two Ollamas take no key
 		t "$what: the upstream saw the key" sh -c 'grep "^HEADERS" "$1" | grep -qF "$2"' sh "$log" "$KEY"
 	fi
 	if [ "$path" = gateway ]; then
@@ -175,6 +187,18 @@ agent claude ant ant direct
 agent pi ant ant direct
 agent codex ant ant direct
 agent claude ant ant gateway --keep-keys-out
+# An OpenAI endpoint with Responses too: claude through the gateway (Chat Completions up),
+# codex direct; a recent Ollama with Responses: codex direct, claude through the gateway.
+agent claude oai ant gateway
+agent codex oai ant direct
+# ... with the person's own OpenAI key in the shell: it must not go to a server that takes none.
+export OPENAI_API_KEY="$KEY"
+agent codex olr olr direct
+unset OPENAI_API_KEY
+t "codex x olr: the person's OpenAI key did not reach the keyless Ollama" sh -c '! grep -qF "$1" "$2"' sh "$KEY" "$WORK/log/olr.log"
+t "codex x olr: codex sent Ollama's placeholder key instead" sh -c 'grep "^HEADERS [A-Z]* /v1/responses" "$1" | grep -q "Bearer ollama"' sh "$WORK/log/olr.log"
+grep "^HEADERS" "$WORK/log/olr.log" | cut -c1-160 | sed 's/^/#   /' | head -n 3
+agent claude olr olr gateway
 
 (cd "$WORK" && $CS --endpoint olc codex -- exec hi </dev/null >"$WORK/codex2.out" 2>&1)
 rc=$?
