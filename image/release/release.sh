@@ -45,6 +45,10 @@ case ${1:-} in
 esac
 case $ENGINE in podman | docker) ;; *) die "--engine $ENGINE: use podman or docker" ;; esac
 [ $# -gt 0 ] || die "usage: sh image/release/release.sh [--engine podman|docker] IMAGE..."
+# Rootless podman mounts an image's file system only in its user namespace.
+if [ "$ENGINE" = podman ] && [ "$(id -u)" -ne 0 ]; then
+	exec podman unshare sh "$0" --engine podman "$@"
+fi
 command -v skopeo >/dev/null 2>&1 || die "skopeo is missing: apt-get install skopeo (it writes the signed copies)"
 mkdir -p "$OUT/sbom" "$OUT/release"
 digests=$OUT/release/digests.tsv
