@@ -183,6 +183,16 @@ digest=${pushed#*@}
 tag=$(tag_of "$IMAGE")
 grep -q "^digest $IMAGE sha256:[0-9a-f]\{64\} (pushed: $REPO@sha256:" "$WORK/release.log" &&
 	t_pass "the digest is printed: $pushed" || t_fail "no digest line" "$(cat "$WORK/release.log")"
+# The default build's copy of the same image (build/release/digests.tsv), compressed
+# apart from this one: the same bytes, so the same digest.
+built=$(awk -F'\t' -v n="$IMAGE" '$1 == n { d = $2 } END { print d }' "$ROOT/build/release/digests.tsv" 2>/dev/null)
+if [ -z "$built" ]; then
+	t_skip "no default build of $IMAGE in build/release/digests.tsv to compare the pushed digest with"
+elif [ "$built" = "$digest" ]; then
+	t_pass "the pushed digest is the default build's signed copy's: the copy is reproducible"
+else
+	t_fail "the pushed digest $digest is not the default build's copy's $built"
+fi
 sig=$SIGSTORE/cli-sandbox-release-test-$$@$(echo "$digest" | tr : =)/signature-1
 [ -s "$sig" ] && t_pass "a simple-signing signature for $digest in the lookaside store" ||
 	t_fail "no signature at $sig" "$(ls "$SIGSTORE" 2>&1 | head)"
