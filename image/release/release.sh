@@ -69,6 +69,9 @@ FPR=$(sh "$ROOT/image/release/release-key.sh" "$OUT/signing") || die "no key to 
 storage_of() {  # the image as a containers/image source reference
 	case $ENGINE in podman) echo "containers-storage:$1" ;; docker) echo "docker-daemon:$1" ;; esac
 }
+daemon_host() {  # skopeo reads docker's socket from DOCKER_HOST only when told
+	[ "$ENGINE" != docker ] || [ -z "${DOCKER_HOST:-}" ] || echo "--src-daemon-host $DOCKER_HOST"
+}
 rootfs_open() {  # rootfs_open IMAGE: prints a directory holding the image's file system
 	case $ENGINE in
 	podman) podman image mount "$1" ;;
@@ -141,7 +144,8 @@ signed_copy() {  # signed_copy IMAGE IDENTITY COPY: the image as it would be pus
 	mkdir -p "$(dirname "$3")"
 	# --dest-compress: gzip layers, as a push writes them, so that pushing the copy
 	# changes no byte and its signature holds at the registry.
-	skopeo copy --quiet --dest-compress --sign-by "$FPR" --sign-identity "$2" \
+	# shellcheck disable=SC2046 # no words, or the two of --src-daemon-host
+	skopeo copy --quiet --dest-compress --sign-by "$FPR" --sign-identity "$2" $(daemon_host) \
 		"$(storage_of "$1")" "dir:$3.new" >"$work/copy.log" 2>&1 ||
 		{ cat "$work/copy.log" >&2; die "cannot write the signed copy of $1 to $3"; }
 	[ -s "$3.new/signature-1" ] || die "skopeo wrote no signature for $1"
