@@ -18,7 +18,11 @@
 #        store: one that holds the layer already never reads the blob);
 #      - the copy signed by another key is refused;
 #      - the copy without its signature is refused;
-#   and build/signing/policy.json (what the build wrote) has the same rule.
+#   and build/signing/policy.json (what the build wrote) has the same rule;
+#   3. the same release steps with docker (what host/cli-sandbox build runs
+#      there): IMAGE in a private dockerd, release.sh --engine docker, its
+#      signed copy accepted under the policy it wrote, with its SBOM inside
+#      (SKIP_DOCKER=1 skips this).
 #
 #   sh tests/release/signed_copy.sh [IMAGE]
 # IMAGE (default CLI_SANDBOX_TEST_IMAGE, localhost/cli-sandbox:claude) is
@@ -199,4 +203,42 @@ unset GNUPGHOME
 put
 rm -f "$place/signature-1"
 refused "without its signature" consumer "A signature was required, but no signature exists"
+
+# ------------------------------------------------------------------ 3. the same steps with docker
+# host/cli-sandbox build with docker runs release.sh --engine docker: the image in a
+# private dockerd (tests/dockerd.sh), its SBOM read with docker export, its copy with
+# skopeo's docker-daemon:.  Written to a directory of this test (its own key there).
+if [ "${SKIP_DOCKER:-0}" = 1 ]; then
+	t_skip "release.sh --engine docker (SKIP_DOCKER=1)"
+	t_done
+	exit
+fi
+. "$ROOT/tests/dockerd.sh"
+trap 'dockerd_stop; cleanup' EXIT
+if dockerd_start && dockerd_load "$IMAGE"; then
+	t_pass "$IMAGE in a private dockerd"
+	if PATH=/usr/bin:$PATH env -u CLI_SANDBOX_SIGN_BY -u CLI_SANDBOX_PUSH -u GNUPGHOME \
+		CLI_SANDBOX_RELEASE_OUT="$WORK/docker-out" timeout 900 sh "$ROOT/image/release/release.sh" \
+		--engine docker "$IMAGE" >"$WORK/docker.log" 2>&1; then
+		t_pass "release.sh --engine docker $IMAGE"
+	else
+		t_fail "release.sh --engine docker" "$(tail -10 "$WORK/docker.log")"
+	fi
+	dcopy=$(awk -F'\t' -v n="$IMAGE" '$1 == n { c = $4 } END { print c }' "$WORK/docker-out/release/digests.tsv" 2>/dev/null)
+	did=$(podman --root "$WORK/fresh/root" --runroot "$WORK/fresh/run" pull -q \
+		--signature-policy "$WORK/docker-out/signing/policy.json" "dir:$dcopy" 2>"$WORK/pull.log")
+	if [ -n "$did" ]; then
+		t_pass "its signed copy is pulled under the policy it wrote ($did)"
+	else
+		t_fail "docker's signed copy is refused" "$(cat "$WORK/pull.log")"
+	fi
+	# shellcheck disable=SC2086 # option list
+	podman --root "$WORK/fresh/root" --runroot "$WORK/fresh/run" run --rm $RUNARGS --network none \
+		--entrypoint cat "${did:-none}" /usr/share/doc/cli-sandbox/sbom.spdx.json >"$WORK/docker-sbom.json" 2>&1
+	cmp -s "$WORK/docker-sbom.json" "$WORK/docker-out/sbom/$tag.spdx.json" &&
+		t_pass "and holds the SBOM written beside it (docker's SBOM layer)" ||
+		t_fail "the SBOM in docker's copy is not the one beside it" "$(head -3 "$WORK/docker-sbom.json")"
+else
+	t_fail "a private dockerd with $IMAGE" "$(tail -5 "${DOCKERD_DIR:-/nonexistent}/log" 2>&1)"
+fi
 t_done
