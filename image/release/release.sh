@@ -169,16 +169,15 @@ for name in "$@"; do
 			die "pushing $name to $ident failed"
 		[ "$(cat "$work/digest")" = "$digest" ] || die "the registry's digest of $ident is $(cat "$work/digest"), not the signed copy's $digest"
 		pushed=${ident%:*}@$digest
-		echo "--docker ${ident%:*}" >>"$work/policy-args"
 	fi
-	echo "--dir $copy $ident" >>"$work/policy-args"
+	# The policy that accepts this copy (and the push): the shipped rules, this key.
+	python3 "$ROOT/image/release/policy.py" "$ROOT/deploy/signing/policy.json" "$OUT/signing/policy.json" \
+		"$OUT/signing/release-key.asc" --dir "$copy" "$ident" ${pushed:+--docker "${ident%:*}"} ||
+		die "cannot write $OUT/signing/policy.json"
 	printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$digest" "$pushed" "$copy" "$copy/signature-1" >>"$work/digests"
 	echo "digest $name $digest${pushed:+ (pushed: $pushed)}"
 	echo "signed $name as $ident by $FPR: dir:$copy (signature $copy/signature-1)"
 done
-# shellcheck disable=SC2046 # one word per argument (paths and names have no blanks)
-python3 "$ROOT/image/release/policy.py" "$ROOT/deploy/signing/policy.json" "$OUT/signing/policy.json" \
-	"$OUT/signing/release-key.asc" $(cat "$work/policy-args") || die "cannot write $OUT/signing/policy.json"
 # Replace earlier lines of the same images, keep the others'.
 if [ -f "$digests" ]; then
 	cut -f1 "$work/digests" | awk -F'\t' 'NR==FNR { seen[$1]; next } !($1 in seen)' - "$digests" >"$work/old" || true
