@@ -30,14 +30,18 @@
 #   BUILD_ARGS              more `podman build` options, e.g. --build-arg FETCH_PROVIDER_RANGES=0
 #
 # Release (docs/release.md): every image built gets an SPDX SBOM (in the image and
-# at build/sbom/TAG.spdx.json) and its digest printed and kept in
-# build/release/digests.tsv (image/release/release.sh); the init inside is built
-# reproducibly from the commit (SOURCE_COMMIT, SOURCE_DATE_EPOCH from git), and every
-# layer's file times and the image's time are SOURCE_DATE_EPOCH (--timestamp; the
-# layer cache still applies).
-#   CLI_SANDBOX_PUSH        push every image to this repository (TAG kept)...
-#   CLI_SANDBOX_SIGN_BY     ...signed with this GnuPG key (fingerprint) on the way
-#   CLI_SANDBOX_PUSH_ARGS   more `podman push` options
+# at build/sbom/TAG.spdx.json), a signed copy (build/release/REPOSITORY/TAG, skopeo's
+# dir: layout with its signature; build/signing/policy.json accepts it) and its
+# digest printed and kept in build/release/digests.tsv (image/release/release.sh);
+# the init inside is built reproducibly from the commit (SOURCE_COMMIT,
+# SOURCE_DATE_EPOCH from git), and every layer's file times and the image's time
+# are SOURCE_DATE_EPOCH (--timestamp; the layer cache still applies).  The images
+# are signed by default, with the project's release key, made once without a
+# passphrase in build/signing/gnupg (public part: build/signing/release-key.asc).
+#   CLI_SANDBOX_SIGN_BY     sign with this key of your own GnuPG instead (fingerprint)
+#   CLI_SANDBOX_PUSH        also push every signed copy, signature and all, to this
+#                           repository (TAG kept; the gateway to REPOSITORY-gateway)
+#   CLI_SANDBOX_PUSH_ARGS   more `skopeo copy` options for the push
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "image/build.sh: $*" >&2; exit 1; }
@@ -90,7 +94,8 @@ docker | podman) ;;
 esac
 
 [ "$(id -u)" -eq 0 ] || die "run as root (debootstrap and podman need it; e.g. sudo sh image/build.sh)"
-sh "$ROOT/scripts/install-packages" podman runc debootstrap debian-archive-keyring ca-certificates python3
+sh "$ROOT/scripts/install-packages" podman runc debootstrap debian-archive-keyring ca-certificates python3 \
+	skopeo gnupg
 # --- release (issue 24): what the init and the SBOMs say they are built from.
 SOURCE_COMMIT=${SOURCE_COMMIT:-$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)}
 if [ "$SOURCE_COMMIT" != unknown ] && ! git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null; then
@@ -116,7 +121,7 @@ for t in $targets; do
 		${BUILD_ARGS:-} --target "$cli" -t "$name" "$ROOT"
 done
 # shellcheck disable=SC2086 # one word per image
-sh "$ROOT/image/release/release.sh" $names # SBOM layer, digests, push and signature (issue 24)
+sh "$ROOT/image/release/release.sh" $names # SBOM layer, signed copy, digests, push (issue 24)
 for name in $names; do
 	echo "built $name ($(podman image inspect --format '{{.Size}}' "$name") bytes)"
 done

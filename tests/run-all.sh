@@ -18,7 +18,7 @@
 #      typed in tmux under both (tests/image/first_run.sh), then the gateway's
 #      image and the switchable backends through it (tests/gateway/backends.sh,
 #      tests/gateway/backends_clis.sh), then the release
-#      checks (tests/release/image.sh); all skipped
+#      checks (tests/release/signed_copy.sh, tests/release/image.sh); all skipped
 #      with SKIP_IMAGE_TESTS=1
 # Every build uses -DCLI_SANDBOX_WERROR=ON: warnings are errors here.
 # Exits non-zero when any step fails; every step runs even after a failure.
@@ -135,7 +135,11 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	# the same for the CLIs of issue 22: opencode against every endpoint type, gemini refused
 	step gateway-backends-clis env CLI_SANDBOX_TEST_IMAGE="$test_repo:opencode" \
 		CLI_SANDBOX_GATEWAY_IMAGE=localhost/cli-sandbox-gateway:latest timeout 900 sh tests/gateway/backends_clis.sh
-	# issue 24: the SBOMs, the static init rebuilt, signatures under the policy, pinned
+	# issue 24: a default build signs its image (claude's, the smallest: rebuilt from the
+	# cache, its output searched for the secret key), and podman refuses the signed copy
+	# altered, signed by another key or unsigned
+	step image-release-signed env CLI_SANDBOX_TEST_IMAGE="$test_repo:claude" sh tests/release/signed_copy.sh
+	# the SBOMs, the static init rebuilt, signatures under the policy at a registry, pinned
 	# manifests (the first image, the smallest, is the one pushed and signed)
 	step image-release sh tests/release/image.sh "$test_repo:claude" "$test_image" \
 		"$test_repo:codex" "$test_repo:pi"

@@ -4,10 +4,12 @@
   pin-manifests.py DIGESTS [--image NAME] [--repository REPO] [--dir DIR]
 
 DIGESTS is build/release/digests.tsv (image/release/release.sh): IMAGE <TAB>
-DIGEST <TAB> PUSHED-REFERENCE.  The line of NAME (default: the first line,
-which is the all-in-one image when image/build.sh built it) gives the
-reference: the pushed one (REPO@DIGEST, the registry's digest) when the build
-pushed, else REPO@DIGEST with REPO from --repository or the manifests' own.
+DIGEST <TAB> PUSHED-REFERENCE <TAB> SIGNED-COPY <TAB> SIGNATURE.  The line of
+NAME (default: the first line, which is the all-in-one image when
+image/build.sh built it) gives the reference: the pushed one (REPO@DIGEST, the
+registry's digest) when the build pushed, else REPO@DIGEST with REPO from
+--repository or the manifests' own: DIGEST is the signed copy's, which a push
+of that copy keeps.
 Both containers of the Job and of the SandboxTemplate get it; nothing else in
 the files changes.  Then `tests/kube/manifests.py validate DIR` still holds.
 """
@@ -67,8 +69,9 @@ def main():
             f.write(text)
         print("pinned %s: %s (built as %s)" % (path, ref, name))
     if not pushed:
-        print("pin-manifests.py: note: %s was not pushed; a push recompresses the layers, so the registry's "
-              "digest differs: pin from a build with CLI_SANDBOX_PUSH set" % name, file=sys.stderr)
+        print("pin-manifests.py: note: %s was not pushed; %s is its signed copy's digest, which the registry "
+              "holds once that copy is pushed (skopeo copy dir:COPY docker://REPO:TAG, or a build with "
+              "CLI_SANDBOX_PUSH set)" % (name, digest), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -106,7 +106,7 @@ EOF
 chmod +x "$T/bin/docker" "$T/bin/podman" "$T/bin/id"
 
 export HOME="$T/home" CLI_SANDBOX_HOME="$T/conf" FAKE_DIR="$T/fake" GIT_CONFIG_NOSYSTEM=1 XDG_RUNTIME_DIR="$RUN"
-unset CLI_SANDBOX_ENGINE CLI_SANDBOX_IMAGE CLI_SANDBOX_HOST_ADDRESS CLI_SANDBOX_DOCKER_SOCKET \
+unset CLI_SANDBOX_ENGINE CLI_SANDBOX_IMAGE CLI_SANDBOX_RELEASE CLI_SANDBOX_RELEASE_OUT CLI_SANDBOX_SIGN_BY CLI_SANDBOX_PUSH CLI_SANDBOX_HOST_ADDRESS CLI_SANDBOX_DOCKER_SOCKET \
 	CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE_GLOBAL_ARGS DOCKER_HOST DOCKER_CONTEXT DOCKER_CONFIG GIT_CONFIG_GLOBAL \
 	FAKE_VERSION_RC FAKE_IMAGE_RC FAKE_GATEWAY FAKE_DOCKER_DOWN FAKE_UID FAKE_GID \
 	ANTHROPIC_AUTH_TOKEN CODEX_API_KEY GEMINI_API_KEY GOOGLE_API_KEY \
@@ -527,6 +527,8 @@ FAKE_IMAGES='localhost/cli-sandbox:codex' cs --dry-run --interactive codex
 t "--dry-run shows the CLI's own image" grep -qxF "  'localhost/cli-sandbox:codex' \\" "$T/out"
 
 # ---------------------------------------------------------------- build
+# The engine's build first (CLI_SANDBOX_RELEASE=0: that alone); the release steps after it below.
+export CLI_SANDBOX_RELEASE=0
 cs build --build-arg A=1 --no-cache
 t "build runs ENGINE build -t IMAGE ARGS REPO" expect docker build -t localhost/cli-sandbox:latest --build-arg A=1 --no-cache "$repo"
 cs codex build --no-cache
@@ -541,6 +543,17 @@ rm -f "$FAKE_DIR/args"
 t "build through a symlink still finds the repository" expect podman build -t x/y "$repo"
 cs --dry-run build
 t "build --dry-run prints the command" out_is "$(printf "docker \\\\\n  'build' \\\\\n  '-t' \\\\\n  'localhost/cli-sandbox:latest' \\\\\n  '%s'" "$repo")"
+unset CLI_SANDBOX_RELEASE
+# Then image/release/release.sh on the image built, with the same engine (docs/release.md).
+cs --dry-run codex build
+t "build --dry-run: then the release step, on the image built, with its engine" out_is "$(printf "docker \\\\\n  'build' \\\\\n  '-t' \\\\\n  'localhost/cli-sandbox:codex' \\\\\n  '--target' \\\\\n  'codex' \\\\\n  '%s'\nsh \\\\\n  '%s/image/release/release.sh' \\\\\n  '--engine' \\\\\n  'docker' \\\\\n  'localhost/cli-sandbox:codex'" "$repo" "$repo")"
+# The fake engine builds nothing, so the release step finds no image: it ran, and the build fails.
+export CLI_SANDBOX_RELEASE_OUT="$T/release"
+cs codex build
+t "build runs image/release/release.sh after the engine's build, and fails with it" [ "$rc" -ne 0 ]
+t "its message names the image built and the engine" err_has "image/release/release.sh: cannot read the file system of localhost/cli-sandbox:codex (docker)"
+t "and it signs with the project's release key, made in CLI_SANDBOX_RELEASE_OUT/signing" test -s "$T/release/signing/release-key.asc"
+unset CLI_SANDBOX_RELEASE_OUT
 
 # ---------------------------------------------------------------- engine selection
 # $T/min: the POSIX tools only (no engine, no nc, curl or wget); $T/only-*: one fake engine.

@@ -6,10 +6,12 @@
 #      archives (tests/release/check_sbom.py), for IMAGE and every IMAGE given;
 #   2. the static init on Debian 13: the build stage's init rebuilt from the same
 #      sources in other directories is byte-identical, and so is the image's;
-#   3. signatures the engine checks: a registry on loopback in a network
-#      namespace of this test (Debian's docker-registry binary, unpacked from
-#      its package, not installed as a service); the image pushed and signed by
-#      image/release/release.sh with a test key (a temporary GNUPGHOME); a
+#   3. signatures the engine checks at a registry (the signed copy a default
+#      build makes is tests/release/signed_copy.sh's): a registry on loopback in
+#      a network namespace of this test (Debian's docker-registry binary,
+#      unpacked from its package, not installed as a service); the image's signed
+#      copy pushed by image/release/release.sh with CLI_SANDBOX_SIGN_BY, a test
+#      key of a person's own GnuPG (a temporary GNUPGHOME); a
 #      second podman store, the platform's, pulls under deploy/signing/policy.json
 #      (its repository and key path set to the test's): the signed image is
 #      pulled and runs; the image with one layer changed, unsigned, with the
@@ -169,7 +171,7 @@ ip netns exec "$NS" curl -fs http://127.0.0.1:5000/v2/ >/dev/null 2>&1 && t_pass
 in_ns() { ip netns exec "$NS" "$@"; }
 
 # The release step itself: push and sign.
-if in_ns env CLI_SANDBOX_PUSH="$REPO" CLI_SANDBOX_SIGN_BY="$key" CLI_SANDBOX_PUSH_ARGS=--tls-verify=false \
+if in_ns env CLI_SANDBOX_PUSH="$REPO" CLI_SANDBOX_SIGN_BY="$key" CLI_SANDBOX_PUSH_ARGS=--dest-tls-verify=false \
 	CLI_SANDBOX_RELEASE_OUT="$WORK/out" SOURCE_COMMIT="$commit" SOURCE_DATE_EPOCH="${epoch:-0}" \
 	sh "$ROOT/image/release/release.sh" "$IMAGE" >"$WORK/release.log" 2>&1; then
 	t_pass "image/release/release.sh pushed and signed $IMAGE"
@@ -181,6 +183,16 @@ digest=${pushed#*@}
 tag=$(tag_of "$IMAGE")
 grep -q "^digest $IMAGE sha256:[0-9a-f]\{64\} (pushed: $REPO@sha256:" "$WORK/release.log" &&
 	t_pass "the digest is printed: $pushed" || t_fail "no digest line" "$(cat "$WORK/release.log")"
+# The default build's copy of the same image (build/release/digests.tsv), compressed
+# apart from this one: the same bytes, so the same digest.
+built=$(awk -F'\t' -v n="$IMAGE" '$1 == n { d = $2 } END { print d }' "$ROOT/build/release/digests.tsv" 2>/dev/null)
+if [ -z "$built" ]; then
+	t_skip "no default build of $IMAGE in build/release/digests.tsv to compare the pushed digest with"
+elif [ "$built" = "$digest" ]; then
+	t_pass "the pushed digest is the default build's signed copy's: the copy is reproducible"
+else
+	t_fail "the pushed digest $digest is not the default build's copy's $built"
+fi
 sig=$SIGSTORE/cli-sandbox-release-test-$$@$(echo "$digest" | tr : =)/signature-1
 [ -s "$sig" ] && t_pass "a simple-signing signature for $digest in the lookaside store" ||
 	t_fail "no signature at $sig" "$(ls "$SIGSTORE" 2>&1 | head)"
@@ -265,7 +277,9 @@ refused "the changed image with the genuine signature copied onto it" "$REPO@$cd
 # Signed by another key.
 in_ns podman push -q --tls-verify=false --sign-by "$other" "$changed" "docker://$REPO:other-key" >/dev/null 2>&1
 refused "the changed image signed by another key" "$REPO:other-key" "Invalid GPG signature"
-in_ns podman push -q --tls-verify=false --sign-by "$other" "$IMAGE" "docker://$REPO:resigned" >/dev/null 2>&1
+# The same signed copy, its signature replaced by the other key's: the same digest.
+in_ns skopeo copy -q --dest-tls-verify=false --remove-signatures --sign-by "$other" \
+	"dir:$(cut -f4 "$WORK/out/release/digests.tsv" | tail -1)" "docker://$REPO:resigned" >/dev/null 2>&1
 # The lookaside reads signature-1, -2, ... up to the first missing one: the
 # other key's becomes the only one.
 sigdir=$SIGSTORE/cli-sandbox-release-test-$$@$(echo "$digest" | tr : =)
