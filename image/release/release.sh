@@ -9,7 +9,7 @@
 #   1. its SPDX 2.3 SBOM (image/release/spdx.py over the image's file system),
 #      added to the image as one last layer at
 #      /usr/share/doc/cli-sandbox/sbom.spdx.json (the image is re-tagged) and
-#      written beside the build at build/sbom/TAG.spdx.json;
+#      written beside the build at build/sbom/TAG.spdx.json (the gateway's: gateway.spdx.json);
 #   2. a signed copy: the image as a push writes it (gzip layers), in skopeo's
 #      dir: layout at build/release/REPOSITORY/TAG (REPOSITORY the last part of
 #      the image's), with a simple-signing signature (signature-1) for its
@@ -105,8 +105,17 @@ tag_of() {  # the tag of a name: after the last ':' of its last path component
 	case ${1##*/} in *:*) echo "${1##*:}" ;; *) echo latest ;; esac
 }
 
+sbom_name() {  # the SBOM's file name in build/sbom: TAG, but the gateway's (REPOSITORY-gateway:TAG,
+	# image/build.sh --cli gateway) gateway[-TAG], so that it does not overwrite the all-in-one's
+	case ${1##*/} in
+	*-gateway | *-gateway:latest) echo gateway ;;
+	*-gateway:*) echo "gateway-$(tag_of "$1")" ;;
+	*) tag_of "$1" ;;
+	esac
+}
+
 sbom() {  # sbom IMAGE: writes the SBOM and adds it to the image
-	name=$1 tag=$(tag_of "$1")
+	name=$1 tag=$(sbom_name "$1")
 	mnt=$(rootfs_open "$name") || die "cannot read the file system of $name ($ENGINE)"
 	status=0
 	python3 "$ROOT/image/release/spdx.py" "$mnt" --name "$name" --commit "$COMMIT" --epoch "$EPOCH" \

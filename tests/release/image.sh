@@ -57,7 +57,14 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-tag_of() { case ${1##*/} in *:*) echo "${1##*:}" ;; *) echo latest ;; esac; }
+tag_of() {  # the SBOM's name in build/sbom, as image/release/release.sh's sbom_name gives it
+	case ${1##*/} in
+	*-gateway | *-gateway:latest) echo gateway ;;
+	*-gateway:*) echo "gateway-${1##*:}" ;;
+	*:*) echo "${1##*:}" ;;
+	*) echo latest ;;
+	esac
+}
 
 # ------------------------------------------------------------------ 1. SBOM
 for name in "$@"; do
