@@ -2,27 +2,9 @@
 # cli-sandbox-gateway: the gateway image's entrypoint. Writes claude-code-router's config
 # from CLI_SANDBOX_GATEWAY_CONFIG (JSON made by host/cli-sandbox; it names the key and the
 # run's token as $VARIABLES, which the router reads from its environment, so neither value
-# is ever in its config file or an argument) and runs the router in the foreground.
-#
-# The two values come from /run/cli-sandbox-gateway/env (NAME=VALUE lines), a file the host
-# script writes on memory-backed storage, mounts read-only and removes once the router
-# answers: passed with -e, they would stay in the container's config on disk and in
-# 'inspect'. Only these two names are taken from it. Without the file, the environment's.
+# is ever in a file or an argument) and runs the router in the foreground.
 set -eu
 : "${CLI_SANDBOX_GATEWAY_CONFIG:?is not set: the host script passes the gateway config in it}"
-secrets=/run/cli-sandbox-gateway/env
-if [ -e "$secrets" ]; then
-	# read and case are builtins: no value reaches a command line.
-	while IFS= read -r line || [ -n "$line" ]; do
-		case $line in
-		CLI_SANDBOX_GATEWAY_TOKEN=?*) CLI_SANDBOX_GATEWAY_TOKEN=${line#*=} ;;
-		CLI_SANDBOX_UPSTREAM_KEY=?*) CLI_SANDBOX_UPSTREAM_KEY=${line#*=} ;;
-		*) echo "cli-sandbox-gateway: $secrets: a line that is not CLI_SANDBOX_GATEWAY_TOKEN= or CLI_SANDBOX_UPSTREAM_KEY=: rewrite it with host/cli-sandbox" >&2; exit 78 ;;
-		esac
-	done <"$secrets"
-	export CLI_SANDBOX_GATEWAY_TOKEN
-	[ -z "${CLI_SANDBOX_UPSTREAM_KEY:-}" ] || export CLI_SANDBOX_UPSTREAM_KEY
-fi
 : "${CLI_SANDBOX_GATEWAY_TOKEN:?is not set: the gateway refuses to run without the run token}"
 dir=$HOME/.claude-code-router
 mkdir -p "$dir"

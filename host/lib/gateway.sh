@@ -171,8 +171,7 @@ gw_cmd_net() {
 
 # gw_cmd_run UPSTREAM-URL: the engine command that starts the gateway's container, on the
 # network that reaches the upstream (CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK, else the engine's
-# default). The key and the token go in the file GW_SECRETS/env (gw_secrets); only where no
-# memory-backed directory exists, by name (-e), their values then in the container's config.
+# default). The key and the token go by name: their values are only in the engine's environment.
 gw_cmd_run() {
 	CMD=
 	add run -d --name "$GW_CT"
@@ -180,12 +179,8 @@ gw_cmd_run() {
 	add --cap-drop=ALL --security-opt=no-new-privileges
 	[ -z "${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}" ] || add --network "$CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK"
 	add --label io.cli-sandbox.role=gateway
-	if [ -n "$GW_SECRETS" ]; then
-		add -v "$GW_SECRETS/env:/run/cli-sandbox-gateway/env:ro"
-	else
-		add -e CLI_SANDBOX_GATEWAY_TOKEN
-		[ -z "$EP_KEYENV" ] || add -e CLI_SANDBOX_UPSTREAM_KEY
-	fi
+	add -e CLI_SANDBOX_GATEWAY_TOKEN
+	[ -z "$EP_KEYENV" ] || add -e CLI_SANDBOX_UPSTREAM_KEY
 	add -e "CLI_SANDBOX_GATEWAY_CONFIG=$(gw_config "$1")"
 	add "$gw_image"
 }
@@ -195,7 +190,6 @@ gw_print_plan() {
 	_saved=$CMD _upurl=$1
 	gw_image_name
 	echo "# the gateway beside the sandbox (claude-code-router; the sandbox reaches only it):"
-	gw_secrets false
 	gw_cmd_net; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
 	gw_cmd_run "$_upurl"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
 	CMD=; add network connect "$GW_NET" "$GW_CT"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
@@ -224,42 +218,10 @@ gw_wait() {
 	return 1
 }
 
-# gw_remove: remove the gateway's container and network (whatever of them exists), and its
-# secrets file if it is still there.
+# gw_remove: remove the gateway's container and network (whatever of them exists).
 gw_remove() {
-	gw_forget_secrets
 	eng rm -f "$GW_CT" >/dev/null 2>&1 || true
 	eng network rm "$GW_NET" >/dev/null 2>&1 || true
-}
-
-# gw_secrets WRITE: set GW_SECRETS to this run's private directory on memory-backed storage
-# for the gateway's token and key ('' when there is none: then -e, with a warning); with
-# WRITE=true make it (mode 700) and write its file 'env' (mode 644, inside the 700
-# directory: the router runs as the image's uid 1001, which has no other way to read a
-# file the host's user owns; only the file itself is mounted). The values are written by
-# printf, a builtin: they reach no command line. gw_forget_secrets removes it.
-GW_SECRETS=''
-gw_secrets() {
-	memory_base
-	GW_SECRETS=''
-	if [ -z "$MEM_BASE" ]; then
-		[ "$1" != true ] || warn "no memory-backed directory (XDG_RUNTIME_DIR or /dev/shm on tmpfs) for the gateway's token and key: passing them by name (-e), so their values are kept in the gateway container's config, readable with '$engine inspect'"
-		return 0
-	fi
-	GW_SECRETS=$MEM_BASE/cli-sandbox-gateway-secrets.$$
-	[ "$1" = true ] || return 0
-	(umask 077 && mkdir -- "$GW_SECRETS") 2>/dev/null || { GW_SECRETS=''; die "cannot create the private directory $MEM_BASE/cli-sandbox-gateway-secrets.$$ for the gateway's token and key: remove it if a run that was killed left it behind"; }
-	_kv=
-	[ -z "$EP_KEYENV" ] || eval "_kv=\${$EP_KEYENV}"
-	(umask 022 && printf 'CLI_SANDBOX_GATEWAY_TOKEN=%s\n' "$TOKEN" && { [ -z "$_kv" ] || printf 'CLI_SANDBOX_UPSTREAM_KEY=%s\n' "$_kv"; }) >"$GW_SECRETS/env" ||
-		{ gw_forget_secrets; die "cannot write the gateway's secrets file in $MEM_BASE: check the space there"; }
-}
-
-# gw_forget_secrets: remove the gateway's secrets directory (once the router has read it, or
-# when the start failed).
-gw_forget_secrets() {
-	[ -z "${GW_SECRETS:-}" ] || rm -rf -- "$GW_SECRETS"
-	GW_SECRETS=''
 }
 
 # gw_start UPSTREAM-URL: make the network, start the gateway with a fresh token, wait for it.
@@ -274,10 +236,9 @@ gw_start() {
 	gw_token
 	gw_cmd_net; eval "set -- $CMD"
 	_err=$(eng "$@" 2>&1 >/dev/null) || die "cannot create the gateway's network $GW_NET: $(printf '%s\n' "$_err" | tail -n 1); remove a leftover with '$engine network rm $GW_NET' or choose another CLI_SANDBOX_GATEWAY_SUBNET"
-	gw_secrets true
 	gw_cmd_run "$_upurl"; eval "set -- $CMD"
 	_kv=
-	[ -n "$GW_SECRETS" ] || [ -z "$EP_KEYENV" ] || eval "_kv=\${$EP_KEYENV}"
+	[ -z "$EP_KEYENV" ] || eval "_kv=\${$EP_KEYENV}"
 	if ! _err=$(CLI_SANDBOX_GATEWAY_TOKEN=$TOKEN CLI_SANDBOX_UPSTREAM_KEY=$_kv; export CLI_SANDBOX_GATEWAY_TOKEN CLI_SANDBOX_UPSTREAM_KEY; eng "$@" 2>&1 >/dev/null); then
 		gw_remove
 		die "the gateway did not start: $(printf '%s\n' "$_err" | tail -n 1); check '$engine images $gw_image' and CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK"
@@ -288,9 +249,6 @@ gw_start() {
 		gw_remove
 		die "the gateway did not answer within ${CLI_SANDBOX_GATEWAY_WAIT:-30} seconds (${_log:-no output}): check the endpoint with 'cli-sandbox doctor' and the image with 'sh image/build.sh --cli gateway'"
 	fi
-	# The router has read the file (it answers /health only after its start): the values now
-	# live in its process alone.
-	gw_forget_secrets
 	CMD=$_saved
 }
 

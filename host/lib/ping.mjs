@@ -4,22 +4,11 @@
 //
 // Environment: PING_URL (the base URL as the CLI gets it), PING_API (anthropic, responses,
 // chat or ollama), PING_MODEL, PING_KEY_VAR (the NAME of the variable with the credential),
-// PING_TOOLS (1: also the tool-call check), PING_CHECK (the name printed: direct or gateway),
-// PING_KEY_FROM (a /proc/PID/environ to read PING_KEY_VAR from instead of our own: in the
-// gateway's container the key is in the router's environment only, never in the container's
-// config that an exec inherits).
-import { readFileSync } from "node:fs";
+// PING_TOOLS (1: also the tool-call check), PING_CHECK (the name printed: direct or gateway).
 const url = (process.env.PING_URL || "").replace(/\/$/, "");
 const api = process.env.PING_API;
 const model = process.env.PING_MODEL || "default";
-function keyFrom(name, environ) {
-  if (!environ) return process.env[name] || "";
-  try {
-    const line = readFileSync(environ, "latin1").split("\0").find((l) => l.startsWith(name + "="));
-    return line ? line.slice(name.length + 1) : "";
-  } catch { return ""; }
-}
-const key = keyFrom(process.env.PING_KEY_VAR || "", process.env.PING_KEY_FROM);
+const key = process.env[process.env.PING_KEY_VAR || ""] || "";
 const check = process.env.PING_CHECK || "direct";
 const TOOL = { name: "cli_sandbox_ping", description: "Report that the sandbox can call tools.",
   schema: { type: "object", properties: { word: { type: "string", description: "the word pong" } }, required: ["word"] } };

@@ -32,14 +32,12 @@ ping_sandbox() {
 	printf '%s\n' "$_res"
 }
 
-# ping_upstream: the direct check from the gateway's container (where the key is: in the
-# router's environment, PID 1 there, which the check runs as the same user to read).
+# ping_upstream: the direct check from the gateway's container (where the key is).
 ping_upstream() {
 	_api=$UP_API
 	[ "$EP_TYPE" != ollama ] || _api=ollama
 	eng exec -i -e "PING_URL=$HOST_URL" -e "PING_API=$_api" -e PING_CHECK=direct -e PING_TOOLS=0 \
-		-e "PING_MODEL=$EP_MODEL" -e PING_KEY_VAR=CLI_SANDBOX_UPSTREAM_KEY \
-		-e PING_KEY_FROM=/proc/1/environ "$GW_CT" \
+		-e "PING_MODEL=$EP_MODEL" -e PING_KEY_VAR=CLI_SANDBOX_UPSTREAM_KEY "$GW_CT" \
 		node --input-type=module - <"$libdir/ping.mjs" 2>&1 | grep '^{' ||
 		echo '{"check":"direct","ok":false,"error":"the gateway container did not run the check"}'
 }

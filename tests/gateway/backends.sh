@@ -149,7 +149,7 @@ agent() {
 		gwip=$(podman inspect -f "{{(index .NetworkSettings.Networks \"$SBNET\").IPAddress}}" "$gw")
 		# The gateway holds the key in its process only: not in its container's config.
 		gw_inspect_hits=$(podman inspect "$gw" | grep -cF "$KEY")
-		secrets_left=$(find /dev/shm ${XDG_RUNTIME_DIR:+"$XDG_RUNTIME_DIR"} -maxdepth 1 -name 'cli-sandbox-gateway-secrets.*' 2>/dev/null | wc -l)
+		secrets_left=$(find /dev/shm ${XDG_RUNTIME_DIR:+"$XDG_RUNTIME_DIR"} -maxdepth 1 -name 'cli-sandbox-gateway.*' 2>/dev/null | wc -l)
 		refused=$(podman run --rm $LIMITS --network "$SBNET" "$PYIMAGE" python3 -c '
 import sys, urllib.request, urllib.error
 req = urllib.request.Request("http://%s:3456/v1/messages" % sys.argv[1], data=b"{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", headers={"content-type": "application/json"})
