@@ -117,11 +117,19 @@ gw_cmd_net() {
 # gw_cmd_run UPSTREAM-URL: the engine command that starts the gateway's container, on the
 # network that reaches the upstream (CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK, else the engine's
 # default). The key and the token go by name: their values are only in the engine's environment.
+# Its own confinement: no capability, no privilege gain, a read-only root with the router's
+# state (its config, pid file and ~/.claude.json, a few KiB) in a small tmpfs that HOME names
+# (a tmpfs on the image's /home/gateway would be root's 700 copy under podman, and neither
+# engine takes a tmpfs uid= here), and bounds on processes and memory (about 11 threads and
+# 150-170 MiB measured; docs/gateway.md). Before CLI_SANDBOX_ENGINE_ARGS, whose words then win.
 gw_cmd_run() {
 	CMD=
 	add run -d --name "$GW_CT"
-	for _a in ${CLI_SANDBOX_ENGINE_ARGS:-}; do add "$_a"; done
+	add --read-only --tmpfs "/tmp:rw,nosuid,nodev,noexec,size=16m,mode=1777" -e HOME=/tmp
 	add --cap-drop=ALL --security-opt=no-new-privileges
+	add --pids-limit "${CLI_SANDBOX_GATEWAY_PIDS_LIMIT:-128}"
+	add --memory "${CLI_SANDBOX_GATEWAY_MEMORY:-512m}" --memory-swap "${CLI_SANDBOX_GATEWAY_MEMORY:-512m}"
+	for _a in ${CLI_SANDBOX_ENGINE_ARGS:-}; do add "$_a"; done
 	[ -z "${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}" ] || add --network "$CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK"
 	add --label io.cli-sandbox.role=gateway
 	add -e CLI_SANDBOX_GATEWAY_TOKEN
