@@ -1,5 +1,5 @@
 # host/lib/ping.sh: 'ping' (does the model answer, and with a structured tool call, on the
-# shellcheck shell=sh disable=SC2154,SC2034,SC2016 # variables (and $NAMES meant literally) set by host/cli-sandbox, which sources this
+# shellcheck shell=sh disable=SC2154,SC2034,SC2016,SC2153 # variables (and $NAMES meant literally) set by host/cli-sandbox, which sources this
 # exact path the CLI will use) and 'status' (is everything in place to launch). Sourced by
 # host/cli-sandbox; docs/gateway.md. The checks themselves run in host/lib/ping.mjs, inside
 # the sandbox image behind its managed firewall (and inside the gateway's container for the
@@ -19,7 +19,8 @@ ping_sandbox() {
 	# diagnostic: would the CLI reach it?); the firewall stays the CLI's.
 	add -e CLI_SANDBOX_EGRESS_PROFILE=managed -e "TASK_AGENT_MODEL_BASE_URL=$PING_URL" -e "PING_URL=${CLI_SANDBOX_PING_TARGET:-$PING_URL}"
 	add -e "PING_API=$1" -e "PING_CHECK=$2" -e "PING_TOOLS=$3" -e "PING_MODEL=${EP_MODEL:-default}" -e "PING_KEY_VAR=$CRED_VAR"
-	[ -z "$_cred" ] || add -e "$CRED_VAR"
+	# The token or key as a run's: in the credentials file (ping_creds), never -e.
+	CMD="$CMD $PING_CREDS"
 	run_image
 	add "$IMG" -- node /opt/cli-sandbox/ping.mjs
 	eval "set -- $GLOBAL_Q $CMD"
@@ -68,6 +69,21 @@ ping_report() {
 		}'
 }
 
+# ping_creds VALUE: the CLI's credential (the run's token, or the endpoint's key on a direct
+# path) reaches ping's sandbox the way it reaches a run's: in the credentials file on memory
+# (add_credentials; removed by on_exit), whose mount words go in PING_CREDS. The value is set
+# in this shell only, not exported: no engine argument or environment carries it.
+ping_creds() {
+	PING_CREDS=''
+	[ -n "$1" ] || return 0
+	eval "$CRED_VAR=\$1"
+	plan_identity
+	CRED_VARS=$CRED_VAR
+	_saved=$CMD CMD=
+	add_credentials
+	PING_CREDS=$CMD CMD=$_saved
+}
+
 ping_main() {
 	_json=false _tools=1
 	while [ $# -gt 0 ]; do
@@ -84,27 +100,29 @@ ping_main() {
 	plan_backend "$cli" "$endpoint" "$keep_keys_out"
 	[ "$PLAN" != legacy ] || die "endpoint '$endpoint' has no type: re-add it with 'cli-sandbox endpoints add $endpoint $EP_URL' (it is probed) to ping it"
 	models_check_installed
-	_cred='' _out=''
+	_out=''
 	if [ "$PLAN" = gateway ]; then
 		host_url "$EP_URL" || die "$ERR"
 		if ! gw_state "$endpoint"; then
 			gw_names "ping-$$"
-			trap 'gw_remove' EXIT
+			gw_run=true
+			trap on_exit EXIT
 			trap 'exit 130' INT
 			trap 'exit 143' TERM
 			gw_start "$HOST_URL"
 		fi
 		_out=$(ping_upstream)
 		PING_URL=http://$GW_IP:$GW_PORT
-		_cred=$TOKEN
-		export "$CRED_VAR=$_cred"
+		ping_creds "$TOKEN"
 		_out="$_out
 $(ping_sandbox "$CLI_API" gateway "$_tools")"
 	else
 		plan_cli_url
 		host_url "$CLI_URL" || die "$ERR"
 		PING_URL=$HOST_URL
-		if [ -n "$EP_KEYENV" ]; then eval "_cred=\${$EP_KEYENV}"; export "$CRED_VAR=$_cred"; fi
+		_cred=
+		[ -z "$EP_KEYENV" ] || eval "_cred=\${$EP_KEYENV}"
+		ping_creds "$_cred"
 		if [ "$EP_TYPE" = ollama ]; then
 			ep_base "$HOST_URL" ollama; PING_URL=$BASE
 			_out=$(ping_sandbox ollama direct 0)
