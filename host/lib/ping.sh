@@ -179,3 +179,62 @@ status_main() {
 	fi
 	[ "$_ready" = true ]
 }
+
+# ---------------------------------------------------------------- doctor's backend checks
+# doctor_backend: for an endpoint with a type (the one a run would use), doctor's lines about
+# its path: the plan for the CLI (direct, gateway, or refused and why), and on the gateway's
+# path its image and an 'up' gateway's state (running, or a stale record); for Ollama, the
+# model installed when this host reaches it. Reads only: a stale record is reported, not
+# removed. Sets DOC_PLAN (legacy, direct, gateway or refused) for the credential check.
+doctor_backend() {
+	DOC_PLAN=legacy
+	[ -n "$endpoint" ] && [ "$url" = "$(endpoint_url "$endpoint")" ] || return 0
+	[ -n "$(ep_get "$endpoint" type)" ] || return 0
+	if ! _why=$( (plan_backend "$cli" "$endpoint" "$keep_keys_out") 2>&1 >/dev/null); then
+		DOC_PLAN=refused
+		check path false "$cli against endpoint '$endpoint' is refused before start: ${_why#"$prog: "}" \
+			"do what the reason names (another CLI, another endpoint, or the variable exported); docs/gateway.md has the table of each CLI and endpoint type"
+		return 0
+	fi
+	plan_backend "$cli" "$endpoint" "$keep_keys_out"
+	DOC_PLAN=$PLAN
+	_what="endpoint '$endpoint' ($EP_TYPE, speaks ${EP_SPEAKS:-unknown}${EP_MODEL:+, model $EP_MODEL})"
+	if [ "$PLAN" = direct ]; then
+		check path true "$cli goes direct to $_what$([ -z "$EP_KEYENV" ] || echo ", the key from \$$EP_KEYENV in the sandbox")"
+	else
+		check path true "$cli goes through the gateway to $_what (Anthropic Messages in, $UP_API out): the sandbox gets a run's token$([ -z "$EP_KEYENV" ] || echo ", the gateway alone holds \$$EP_KEYENV")"
+		gw_image_name
+		if [ "$_engine_ok" != true ]; then
+			check gateway-image false "cannot check $gw_image: the engine does not answer" "fix the engine first"
+		elif eng image inspect "$gw_image" >/dev/null 2>&1; then
+			check gateway-image true "$gw_image is present"
+		else
+			check gateway-image false "the gateway's image $gw_image is not present in $engine" \
+				"build it: sh image/build.sh --cli gateway (or set CLI_SANDBOX_GATEWAY_IMAGE)"
+		fi
+		_f=$conf/gateway/$endpoint
+		if [ ! -f "$_f" ]; then
+			check gateway true "not up: each run starts one for itself and stops it after (a long-lived one: cli-sandbox --endpoint $endpoint up)"
+		else
+			_ct=$(sed -n 's/^container=//p' "$_f") _ip=$(sed -n 's/^ip=//p' "$_f")
+			if [ "$_engine_ok" = true ] && [ "$(eng inspect -f '{{.State.Running}}' "$_ct" 2>/dev/null)" = true ]; then
+				check gateway true "up: $_ct at $_ip:$GW_PORT, which runs use"
+			else
+				check gateway false "stale record $_f: its container $_ct is not running" \
+					"cli-sandbox --endpoint $endpoint down (then up again for a long-lived gateway)"
+			fi
+		fi
+	fi
+	[ "$EP_TYPE" = ollama ] && [ -n "$EP_MODEL" ] || return 0
+	ep_base "$EP_URL" ollama; OB=$BASE
+	if ! command -v curl >/dev/null 2>&1; then
+		check model true "$EP_MODEL not checked: no curl on this host"
+	elif ! curl -sf -o /dev/null --noproxy '*' --connect-timeout 3 --max-time 10 "$OB/api/tags" 2>/dev/null; then
+		check model true "$EP_MODEL not checked: Ollama at $OB does not answer from this host (cli-sandbox ping checks it from the gateway)"
+	elif (ollama_has "$EP_MODEL") 2>/dev/null; then
+		check model true "$EP_MODEL is installed on '$endpoint'"
+	else
+		check model false "$EP_MODEL is not installed on '$endpoint'" \
+			"cli-sandbox --endpoint $endpoint models pull $EP_MODEL (or choose another: models use M)"
+	fi
+}
