@@ -16,7 +16,8 @@
 #      then the limits under both (tests/image/limits.sh), then agent work
 #      under both (tests/image/agent_work.sh), then a person's first run
 #      typed in tmux under both (tests/image/first_run.sh), then the gateway's
-#      image and the switchable backends through it (tests/gateway/backends.sh), then the release
+#      image and the switchable backends through it (tests/gateway/backends.sh), the gateway's
+#      path under a private dockerd and podman (tests/gateway/engine.sh), then the release
 #      checks (tests/release/image.sh); all skipped
 #      with SKIP_IMAGE_TESTS=1
 # Every build uses -DCLI_SANDBOX_WERROR=ON: warnings are errors here.
@@ -131,6 +132,12 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	step gateway-image env CLI_SANDBOX_ENGINE=podman sh image/build.sh --cli gateway localhost/cli-sandbox:latest
 	step gateway-backends env CLI_SANDBOX_TEST_IMAGE="${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}" \
 		CLI_SANDBOX_GATEWAY_IMAGE=localhost/cli-sandbox-gateway:latest timeout 1200 sh tests/gateway/backends.sh
+	# the gateway's path under a private dockerd, then podman: claude run and typed in shell
+	# through the gateway, ping's credentials, doctor, the gateway's own confinement
+	for e in docker podman; do
+		step "gateway-engine-$e" env GWTEST_ENGINE=$e CLI_SANDBOX_TEST_IMAGE="$test_repo:claude" \
+			CLI_SANDBOX_GATEWAY_IMAGE=localhost/cli-sandbox-gateway:latest timeout 1200 sh tests/gateway/engine.sh
+	done
 	# issue 24: the SBOMs, the static init rebuilt, signatures under the policy, pinned
 	# manifests (the first image, the smallest, is the one pushed and signed)
 	step image-release sh tests/release/image.sh "$test_repo:claude" "$test_image" \
