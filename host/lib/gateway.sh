@@ -94,6 +94,17 @@ gw_config() {
 		"$GW_PORT" "$(json_str "$_api")" "$_key" "$(json_str "$EP_MODEL")" "$_tr" "$(json_str "upstream,$EP_MODEL")"
 }
 
+# gw_host_url URL: set HOST_URL to URL as the gateway reaches it: a host-local endpoint
+# (localhost, 127.0.0.1, host) at this host's address on the network the gateway's container
+# is started on (CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK's gateway, else the engine's default
+# network's), unless CLI_SANDBOX_HOST_ADDRESS names it. Sets ERR and fails when unknown.
+gw_host_url() {
+	HOST_NET=${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}
+	host_url "$1"
+	_rc=$? HOST_NET=''
+	return $_rc
+}
+
 # gw_token: set TOKEN to a fresh random token (128 bits, hex).
 gw_token() {
 	TOKEN=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
@@ -224,7 +235,7 @@ gw_state() {
 gw_up() {
 	if gw_state "$1"; then echo "the gateway for '$1' is already running at $GW_IP:$GW_PORT ($GW_CT)"; return 0; fi
 	gw_names "$1"
-	host_url "$EP_URL" || die "$ERR"
+	gw_host_url "$EP_URL" || die "$ERR"
 	gw_start "$HOST_URL"
 	mkdir -p -- "$conf/gateway" || die "cannot create $conf/gateway: check the permissions of $conf"
 	(umask 077 && printf 'container=%s\nnetwork=%s\nip=%s\ntoken=%s\n' "$GW_CT" "$GW_NET" "$GW_IP" "$TOKEN" >"$conf/gateway/$1") ||

@@ -102,7 +102,7 @@ ping_main() {
 	models_check_installed
 	_out=''
 	if [ "$PLAN" = gateway ]; then
-		host_url "$EP_URL" || die "$ERR"
+		gw_host_url "$EP_URL" || die "$ERR"
 		if ! gw_state "$endpoint"; then
 			gw_names "ping-$$"
 			gw_run=true

@@ -961,6 +961,17 @@ t "... the shell's rc mounted read-only, and named by BASH_ENV and --rcfile" \
 t "... the gateway started for the session is printed first" grep -q "^# the gateway beside the sandbox" "$T/out"
 t "... on the gateway's network" grep -qF "'cli-sandbox-gw-run-" "$T/out"
 t "... whose container has a read-only root, no capability and bounds" sh -c "grep -qF \"'--read-only'\" '$T/out' && grep -qF \"'--pids-limit' \\\\\" '$T/out' && grep -qF \"'HOME=/tmp'\" '$T/out'"
+# A host-local endpoint through the gateway: this host's address on the gateway's upstream
+# network, when one is named (CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK), else on the default one.
+cs endpoints add gwl http://localhost:11434 --type ollama --model m --no-probe
+FAKE_GATEWAY=198.51.100.161 CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=gw-up cs --endpoint gwl --dry-run claude
+t "a host-local endpoint: the gateway is given this host's address on its upstream network" \
+	sh -c "grep -qF '\"api_base_url\":\"http://198.51.100.161:11434/v1/chat/completions\"' '$T/out' && grep -qx gw-up '$FAKE_DIR/queries'"
+FAKE_GATEWAY=198.51.100.161 cs --endpoint gwl --dry-run claude
+t "... on the engine's default network without one" grep -qx bridge "$FAKE_DIR/queries"
+FAKE_GATEWAY='<nil>' CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=gw-up cs --endpoint gwl --dry-run claude
+t "... a network without a gateway address: refused, naming it and the fix" failed_with "network gw-up: start docker, or set CLI_SANDBOX_HOST_ADDRESS"
+
 # shell and the rc it reads: in bash, pi and codex become the commands the init would run.
 cat >"$T/rc-test.sh" <<'EOF2'
 command() { printf '%s|' "$@"; echo; }
