@@ -18,6 +18,8 @@
 #   - ping through an `up` gateway and to a direct (Anthropic) endpoint: READY, the token and
 #     the key in no inspect output of its sandbox and in no command line on this host (taken
 #     while it runs), the credentials file gone after;
+#   - a host-local endpoint: the gateway is given this host's address on its upstream network
+#     (a dry run);
 #   - doctor --json: the plan, the gateway's image, the `up` gateway running, then its record
 #     stale once its container is gone; a refused plan (codex) with its reason.
 # Networks (this test's part of the range, 198.51.100.160/28): upstream 198.51.100.160/29
@@ -187,6 +189,22 @@ te "$ENGINE, shell: its environment names the gateway (ANTHROPIC_BASE_URL)" \
 	'grep -q "^ANTHROPIC_BASE_URL=http://198\.51\.100\.1[67][0-9]:3456$" "$WORK/ws-shell/env"'
 te "... and claude's state folder, the one a run's claude keeps (CLAUDE_CONFIG_DIR)" \
 	'grep -qx "CLAUDE_CONFIG_DIR=/home/node/.claude" "$WORK/ws-shell/env"'
+
+# A host-local endpoint: the gateway reaches it at this host's address on the network the
+# gateway is started on (a dry run: nothing is started, nothing sent). Docker gives an
+# internal network a gateway address (its bridge, .161); podman does not, and the script says so.
+$CS endpoints add gwo-local http://localhost:11434 --type ollama --model m --no-probe >/dev/null
+(cd "$WORK" && $CS --endpoint gwo-local --dry-run claude >"$WORK/local.out" 2>&1)
+rc=$?
+if [ "$ENGINE" = docker ]; then
+	te "$ENGINE: a host-local endpoint is the upstream network's gateway address for the gateway" \
+		'[ $rc -eq 0 ] && grep -qF "http://198.51.100.161:11434/v1/chat/completions" "$WORK/local.out"'
+else
+	te "$ENGINE: a host-local endpoint with an upstream network that has no gateway address: refused, naming it" \
+		'[ $rc -ne 0 ] && grep -qF "network $UPNET: " "$WORK/local.out" && grep -q CLI_SANDBOX_HOST_ADDRESS "$WORK/local.out"'
+fi
+te "... a dry run that started nothing" '[ "$(leftovers)" = 0 ] && no_net "$SBNET"'
+tail -n 2 "$WORK/local.out" | t_note
 
 # ---------------------------------------------------------------- ping
 # watch NAME: in the background, every 0.1 s, the inspect output of each sandbox on either
