@@ -194,7 +194,7 @@ te "... and claude's state folder, the one a run's claude keeps (CLAUDE_CONFIG_D
 # gateway is started on (a dry run: nothing is started, nothing sent). Docker gives an
 # internal network a gateway address (its bridge, .161); podman does not, and the script says so.
 $CS endpoints add gwo-local http://localhost:11434 --type ollama --model m --no-probe >/dev/null
-(cd "$WORK" && $CS --endpoint gwo-local --dry-run claude >"$WORK/local.out" 2>&1)
+(cd "$WORK/ws-run" && $CS --endpoint gwo-local --dry-run claude >"$WORK/local.out" 2>&1)
 rc=$?
 if [ "$ENGINE" = docker ]; then
 	te "$ENGINE: a host-local endpoint is the upstream network's gateway address for the gateway" \

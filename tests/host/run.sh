@@ -969,6 +969,9 @@ t "a host-local endpoint: the gateway is given this host's address on its upstre
 	sh -c "grep -qF '\"api_base_url\":\"http://198.51.100.161:11434/v1/chat/completions\"' '$T/out' && grep -qx gw-up '$FAKE_DIR/queries'"
 FAKE_GATEWAY=198.51.100.161 cs --endpoint gwl --dry-run claude
 t "... on the engine's default network without one" grep -qx bridge "$FAKE_DIR/queries"
+FAKE_GATEWAY='|198.51.100.160/29' CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=gw-up cs --endpoint gwl --dry-run claude
+t "... docker's network made with --subnet alone (no gateway listed): the subnet's first address" \
+	grep -qF '"api_base_url":"http://198.51.100.161:11434/v1/chat/completions"' "$T/out"
 FAKE_GATEWAY='<nil>' CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=gw-up cs --endpoint gwl --dry-run claude
 t "... a network without a gateway address: refused, naming it and the fix" failed_with "network gw-up: start docker, or set CLI_SANDBOX_HOST_ADDRESS"
 
