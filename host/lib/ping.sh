@@ -34,12 +34,16 @@ ping_sandbox() {
 }
 
 # ping_upstream: the direct check from the gateway's container (where the key is).
+# The key is in the router's environment only (its secrets file is gone once it answers), not
+# in the container's: a shell in it copies the variable from the router's (PID 1, the same
+# uid) into the check's, so that no value is in an argument here or there.
 ping_upstream() {
 	_api=$UP_API
 	[ "$EP_TYPE" != ollama ] || _api=ollama
 	eng exec -i -e "PING_URL=$HOST_URL" -e "PING_API=$_api" -e PING_CHECK=direct -e PING_TOOLS=0 \
 		-e "PING_MODEL=$EP_MODEL" -e PING_KEY_VAR=CLI_SANDBOX_UPSTREAM_KEY "$GW_CT" \
-		node --input-type=module - <"$libdir/ping.mjs" 2>&1 | grep '^{' ||
+		sh -c 'CLI_SANDBOX_UPSTREAM_KEY=$(tr "\0" "\n" </proc/1/environ | sed -n "s/^CLI_SANDBOX_UPSTREAM_KEY=//p")
+			export CLI_SANDBOX_UPSTREAM_KEY; exec node --input-type=module -' <"$libdir/ping.mjs" 2>&1 | grep '^{' ||
 		echo '{"check":"direct","ok":false,"error":"the gateway container did not run the check"}'
 }
 
