@@ -10,7 +10,9 @@
 #     result reaches the upstream, the upstream saw the key; while the tool runs: no process
 #     of the sandbox has the key in its environment (/proc/*/environ from a privileged root
 #     shell in it), the key is not in the sandbox's inspect output, a request to the gateway
-#     without the run's token is refused (401); the gateway's own container runs with a
+#     without the run's token is refused (401); neither the key nor the token is in the
+#     gateway's inspect output (they reach it in a file on memory, gone once it answers); the
+#     gateway's own container runs with a
 #     read-only root, no capability, no-new-privileges, a pids and a memory limit; nothing is
 #     left after the run;
 #   - shell: `claude -p` typed in `cli-sandbox shell` takes the same path (the same checks),
@@ -144,7 +146,8 @@ agent() {
 	i=0
 	while [ ! -s "$ws/uid" ] && [ $i -lt 1500 ] && kill -0 $run 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 	sb=$(sandbox_id) gw=$(gateway_id)
-	env_key=x env_tok=x insp_key=x refused=x gwconf=x gwproc=x
+	env_key=x env_tok=x insp_key=x refused=x gwconf=x gwproc=x gwsecrets=x
+	: >"$WORK/$name.gwinspect"
 	if [ -n "$sb" ]; then
 		environ "$sb" >"$WORK/$name.environ"
 		env_key=$(grep -cF "$KEY" "$WORK/$name.environ")
@@ -155,6 +158,9 @@ agent() {
 	if [ -n "$gw" ]; then
 		gwip=$("$E" inspect -f "{{(index .NetworkSettings.Networks \"$SBNET\").IPAddress}}" "$gw")
 		refused=$(unauth "$gwip")
+		"$E" inspect "$gw" >"$WORK/$name.gwinspect" 2>&1
+		gwsecrets=0
+		for f in "$XDG_RUNTIME_DIR"/cli-sandbox-gateway.*; do [ ! -e "$f" ] || gwsecrets=1; done
 		gwconf=$("$E" inspect -f '{{.HostConfig.ReadonlyRootfs}} {{.HostConfig.PidsLimit}} {{.HostConfig.Memory}}' "$gw" 2>&1)
 		# what the kernel says of its router: capabilities, no_new_privs, a root it cannot write
 		gwproc=$("$E" exec "$gw" sh -c 'grep -E "^(CapEff|CapBnd|NoNewPrivs):" /proc/1/status | tr -s "\t " " " | tr "\n" " "; touch /usr/x 2>/dev/null && echo writable || echo read-only' 2>&1)
@@ -170,6 +176,10 @@ agent() {
 	te "$what: the CLI has the run's token instead" '[ "$env_tok" != 0 ] && [ "$env_tok" != x ]'
 	t "$what: the key is not in $ENGINE inspect of the sandbox" [ "$insp_key" = 0 ]
 	t "$what: a request to the gateway without the run's token is refused (401)" [ "$refused" = 401 ]
+	token=$(sed -n 's/^ANTHROPIC_API_KEY=\([0-9a-f]\{32\}\)$/\1/p' "$WORK/$name.environ" | head -n 1)
+	te "$what: neither the key nor the run's token is in $ENGINE inspect of the gateway" \
+		'[ -s "$WORK/$name.gwinspect" ] && [ -n "$token" ] && ! grep -qF -e "$KEY" -e "$token" "$WORK/$name.gwinspect"'
+	t "$what: the gateway's secrets file is gone once it answers" [ "$gwsecrets" = 0 ]
 	t "$what: the gateway's container: a read-only root, pids limit 128, memory 512 MiB" [ "$gwconf" = "true 128 536870912" ]
 	t "$what: its router: no capability, no_new_privs, a root it cannot write" \
 		[ "$gwproc" = "CapEff: 0000000000000000 CapBnd: 0000000000000000 NoNewPrivs: 1 read-only" ]
@@ -224,6 +234,9 @@ watch() {
 rc=$?
 te "$ENGINE: up starts a long-lived gateway" '[ $rc -eq 0 ] && "$E" ps --format "{{.Names}}" | grep -qx cli-sandbox-gw-gwo-chat'
 TOKEN=$(sed -n 's/^token=//p' "$CLI_SANDBOX_HOME/gateway/gwo-chat")
+"$E" inspect cli-sandbox-gw-gwo-chat >"$WORK/up.inspect" 2>&1
+te "... neither its token nor the key in $ENGINE inspect of it" \
+	'[ ${#TOKEN} -eq 32 ] && grep -q cli-sandbox-gw-gwo-chat "$WORK/up.inspect" && ! grep -qF -e "$KEY" -e "$TOKEN" "$WORK/up.inspect"'
 : >"$WORK/ping1.inspect"
 watch ping1
 (timeout 180 $CS --endpoint gwo-chat ping --cli claude --no-tools >"$WORK/ping1.out" 2>&1)

@@ -960,6 +960,8 @@ t "... the shell's rc mounted read-only, and named by BASH_ENV and --rcfile" \
 	sh -c "grep -qF '$repo/host/lib/shell-rc.sh:/opt/cli-sandbox/shell-rc.sh:ro' '$T/out' && grep -qF \"'BASH_ENV=/opt/cli-sandbox/shell-rc.sh'\" '$T/out' && grep -qF \"'--rcfile'\" '$T/out'"
 t "... the gateway started for the session is printed first" grep -q "^# the gateway beside the sandbox" "$T/out"
 t "... on the gateway's network" grep -qF "'cli-sandbox-gw-run-" "$T/out"
+t "... its token and key from a file on memory, mounted read-only, read before its entrypoint" \
+	sh -c "grep -qF \"/cli-sandbox-gateway.\" '$T/out' && grep -qF \":/run/cli-sandbox-gateway/env:ro'\" '$T/out' && grep -qF \"'set -a && . /run/cli-sandbox-gateway/env && set +a && exec /usr/local/bin/cli-sandbox-gateway'\" '$T/out' && ! grep -qF \"'CLI_SANDBOX_GATEWAY_TOKEN'\" '$T/out'"
 t "... whose container has a read-only root, no capability and bounds" sh -c "grep -qF \"'--read-only'\" '$T/out' && grep -qF \"'--pids-limit' \\\\\" '$T/out' && grep -qF \"'HOME=/tmp'\" '$T/out'"
 # A host-local endpoint through the gateway: this host's address on the gateway's upstream
 # network, when one is named (CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK), else on the default one.
