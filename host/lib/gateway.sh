@@ -190,7 +190,12 @@ gw_secrets_write() {
 	case $1$2 in *"$NL"*) die "the key of endpoint '$endpoint' (\$$EP_KEYENV) has a line break: set the variable to the key alone" ;; esac
 	(umask 077 && mkdir -- "$GW_SECRET_DIR") 2>/dev/null ||
 		die "cannot create the private directory $GW_SECRET_DIR for the gateway's secrets: remove it if a start that was killed left it behind"
+	# Removed on every way out; a signal ends the script, so that the EXIT trap runs (the shell
+	# would not run it when killed by the signal itself).
 	trap on_exit EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 	quote "$1"; _tq=$Q
 	quote "$2"; _kq=$Q
 	# printf is a builtin: no value reaches a command line.

@@ -282,4 +282,19 @@ te "$ENGINE: doctor --json for codex: the plan refused, with the reason" 'jq_is 
 $CS --endpoint gwo-chat down >/dev/null 2>&1
 te "$ENGINE: down removes the stale record and the network" '[ ! -f "$CLI_SANDBOX_HOME/gateway/gwo-chat" ] && no_net "$SBNET"'
 sed 's/^/#   /' "$WORK/doc2.out"
+
+# up interrupted (TERM) while its gateway starts: the secrets file goes with the script.
+sh "$ROOT/host/cli-sandbox" --endpoint gwo-chat up >"$WORK/up2.out" 2>&1 &
+upid=$!
+secrets() { _s=0; for f in "$XDG_RUNTIME_DIR"/cli-sandbox-gateway.*; do [ ! -e "$f" ] || _s=1; done; echo $_s; }
+i=0
+while [ "$(secrets)" = 0 ] && [ $i -lt 600 ] && kill -0 $upid 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
+seen=$(secrets)
+kill -TERM $upid 2>/dev/null
+wait $upid
+rc=$?
+te "$ENGINE: up sent TERM while its gateway starts: exit 143, its secrets file removed" \
+	'[ "$seen" = 1 ] && [ $rc = 143 ] && [ "$(secrets)" = 0 ]'
+$CS --endpoint gwo-chat down >/dev/null 2>&1
+te "... and down removes what it had started" '! "$E" ps -a --format "{{.Names}}" | grep -qx cli-sandbox-gw-gwo-chat && no_net "$SBNET"'
 t_done
