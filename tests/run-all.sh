@@ -17,8 +17,9 @@
 #      under both (tests/image/agent_work.sh), then a person's first run
 #      typed in tmux under both (tests/image/first_run.sh), then the gateway's
 #      image and the switchable backends through it (tests/gateway/backends.sh,
-#      tests/gateway/backends_clis.sh), then the release
-#      checks (tests/release/signed_copy.sh, tests/release/image.sh); all skipped
+#      tests/gateway/backends_clis.sh), the gateway's path under a private dockerd and
+#      podman (tests/gateway/engine.sh), then the release checks
+#      (tests/release/signed_copy.sh, tests/release/image.sh); all skipped
 #      with SKIP_IMAGE_TESTS=1
 # Every build uses -DCLI_SANDBOX_WERROR=ON: warnings are errors here.
 # Exits non-zero when any step fails; every step runs even after a failure.
@@ -135,6 +136,12 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	# the same for the CLIs of issue 22: opencode against every endpoint type, gemini refused
 	step gateway-backends-clis env CLI_SANDBOX_TEST_IMAGE="$test_repo:opencode" \
 		CLI_SANDBOX_GATEWAY_IMAGE=localhost/cli-sandbox-gateway:latest timeout 900 sh tests/gateway/backends_clis.sh
+	# the gateway's path under a private dockerd, then podman: claude run and typed in shell
+	# through the gateway, ping's credentials, doctor, the gateway's own confinement
+	for e in docker podman; do
+		step "gateway-engine-$e" env GWTEST_ENGINE=$e CLI_SANDBOX_TEST_IMAGE="$test_repo:claude" \
+			CLI_SANDBOX_GATEWAY_IMAGE=localhost/cli-sandbox-gateway:latest timeout 1200 sh tests/gateway/engine.sh
+	done
 	# issue 24: a default build signs its image (claude's, the smallest: rebuilt from the
 	# cache, its output searched for the secret key), and podman refuses the signed copy
 	# altered, signed by another key or unsigned

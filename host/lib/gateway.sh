@@ -4,10 +4,11 @@
 #
 # The gateway is claude-code-router in its own image (Dockerfile target gateway). It serves
 # Anthropic Messages to the sandbox and speaks Chat Completions (or Messages) upstream. It
-# alone holds the endpoint's key (passed by name with -e, read from the variable the endpoint
-# names); the sandbox gets a per-run token that the router requires on every request
-# (its APIKEY: x-api-key or Bearer, else 401). Neither value is in a file or an argument: the
-# router's config names them as $VARIABLES.
+# alone holds the endpoint's key (read from the variable the endpoint names, passed in a file
+# on memory-backed storage: gw_secrets_write); the sandbox gets a per-run token that the
+# router requires on every request (its APIKEY: x-api-key or Bearer, else 401). Neither value
+# is in an argument, the engine's inspect output or the router's config, which names them as
+# $VARIABLES.
 
 GW_PORT=3456
 gw_image=${CLI_SANDBOX_GATEWAY_IMAGE:-}
@@ -149,6 +150,17 @@ gw_config() {
 		"$GW_PORT" "$(json_str "$_api")" "$_key" "$(json_str "$EP_MODEL")" "$_tr" "$(json_str "upstream,$EP_MODEL")"
 }
 
+# gw_host_url URL: set HOST_URL to URL as the gateway reaches it: a host-local endpoint
+# (localhost, 127.0.0.1, host) at this host's address on the network the gateway's container
+# is started on (CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK's gateway, else the engine's default
+# network's), unless CLI_SANDBOX_HOST_ADDRESS names it. Sets ERR and fails when unknown.
+gw_host_url() {
+	HOST_NET=${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}
+	host_url "$1"
+	_rc=$? HOST_NET=''
+	return $_rc
+}
+
 # gw_token: set TOKEN to a fresh random token (128 bits, hex).
 gw_token() {
 	TOKEN=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
@@ -172,23 +184,90 @@ gw_cmd_net() {
 # gw_cmd_run UPSTREAM-URL: the engine command that starts the gateway's container, on the
 # network that reaches the upstream (CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK, else the engine's
 # default). The key and the token go by name: their values are only in the engine's environment.
+# Its own confinement: no capability, no privilege gain, a read-only root with the router's
+# state (its config, pid file and ~/.claude.json, a few KiB) in a small tmpfs that HOME names
+# (a tmpfs on the image's /home/gateway would be root's 700 copy under podman, and neither
+# engine takes a tmpfs uid= here), and bounds on processes and memory (about 11 threads and
+# 150-170 MiB measured; docs/gateway.md). Before CLI_SANDBOX_ENGINE_ARGS, whose words then win.
 gw_cmd_run() {
 	CMD=
 	add run -d --name "$GW_CT"
-	for _a in ${CLI_SANDBOX_ENGINE_ARGS:-}; do add "$_a"; done
+	add --read-only --tmpfs "/tmp:rw,nosuid,nodev,noexec,size=16m,mode=1777" -e HOME=/tmp
 	add --cap-drop=ALL --security-opt=no-new-privileges
+	add --pids-limit "${CLI_SANDBOX_GATEWAY_PIDS_LIMIT:-128}"
+	add --memory "${CLI_SANDBOX_GATEWAY_MEMORY:-512m}" --memory-swap "${CLI_SANDBOX_GATEWAY_MEMORY:-512m}"
+	for _a in ${CLI_SANDBOX_ENGINE_ARGS:-}; do add "$_a"; done
 	[ -z "${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}" ] || add --network "$CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK"
 	add --label io.cli-sandbox.role=gateway
-	add -e CLI_SANDBOX_GATEWAY_TOKEN
-	[ -z "$EP_KEYENV" ] || add -e CLI_SANDBOX_UPSTREAM_KEY
 	add -e "CLI_SANDBOX_GATEWAY_CONFIG=$(gw_config "$1")"
-	add "$gw_image"
+	if [ -n "$GW_SECRET_FILE" ]; then
+		# The token and the key from the file; the image's own entrypoint then runs as before.
+		add -v "$GW_SECRET_FILE:$GW_SECRET_MOUNT:ro" --entrypoint /bin/sh "$gw_image"
+		add -c "set -a && . $GW_SECRET_MOUNT && set +a && exec /usr/local/bin/cli-sandbox-gateway"
+	else
+		add -e CLI_SANDBOX_GATEWAY_TOKEN
+		[ -z "$EP_KEYENV" ] || add -e CLI_SANDBOX_UPSTREAM_KEY
+		add "$gw_image"
+	fi
+}
+
+# The gateway's secrets (the run's token, the endpoint's key) reach its container as the
+# sandbox's credentials do (issue 20): in a file on memory-backed storage, in a private
+# directory made for this start, mounted read-only, never -e with a value the engine would keep
+# in the container's config (inspect's Config.Env, and its files on disk). The start script
+# reads the environment, so a shell before it reads the file ('set -a; . FILE'); the values are
+# written single-quoted (quote), so the file is only assignments. The directory goes once the
+# gateway answers (its process holds the values; the mount keeps the file's memory until the
+# container ends), or on any way out (on_exit). Without a memory-backed directory: -e by name,
+# with a warning, as for the sandbox.
+GW_SECRET_MOUNT=/run/cli-sandbox-gateway/env
+GW_SECRET_DIR='' GW_SECRET_FILE=''
+
+# gw_secrets_path: set GW_SECRET_FILE to where the file goes (GW_SECRET_DIR its directory), or
+# both empty when no memory-backed directory exists.
+gw_secrets_path() {
+	GW_SECRET_DIR='' GW_SECRET_FILE=''
+	for _b in "${XDG_RUNTIME_DIR:-}" /dev/shm; do
+		case $_b in *:*) continue ;; esac  # the engine's -v cannot mount a path with ':'
+		if memory_dir "$_b"; then
+			GW_SECRET_DIR=$_b/cli-sandbox-gateway.$$ GW_SECRET_FILE=$_b/cli-sandbox-gateway.$$/env
+			return 0
+		fi
+	done
+	warn "no memory-backed directory for the gateway's secrets (XDG_RUNTIME_DIR or /dev/shm on tmpfs): passing its token and key by name (-e), so their values are kept in its container's config, readable with '$engine inspect' by whoever may use $engine"
+}
+
+# gw_secrets_write TOKEN KEY: make the private directory and write the file (mode 644 in a 700
+# directory: the router runs as the image's uid 1001, which owns neither; no other user of
+# this host can enter the directory).
+gw_secrets_write() {
+	[ -n "$GW_SECRET_FILE" ] || return 0
+	case $1$2 in *"$NL"*) die "the key of endpoint '$endpoint' (\$$EP_KEYENV) has a line break: set the variable to the key alone" ;; esac
+	(umask 077 && mkdir -- "$GW_SECRET_DIR") 2>/dev/null ||
+		die "cannot create the private directory $GW_SECRET_DIR for the gateway's secrets: remove it if a start that was killed left it behind"
+	# Removed on every way out; a signal ends the script, so that the EXIT trap runs (the shell
+	# would not run it when killed by the signal itself).
+	trap on_exit EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	quote "$1"; _tq=$Q
+	quote "$2"; _kq=$Q
+	# printf is a builtin: no value reaches a command line.
+	(umask 022 && printf 'CLI_SANDBOX_GATEWAY_TOKEN=%s\nCLI_SANDBOX_UPSTREAM_KEY=%s\n' "$_tq" "$_kq" >"$GW_SECRET_FILE") ||
+		{ rm -rf -- "$GW_SECRET_DIR"; die "cannot write the gateway's secrets in $GW_SECRET_DIR: check the space on ${GW_SECRET_DIR%/*}"; }
+}
+
+# gw_secrets_remove: remove the directory (whatever of it exists).
+gw_secrets_remove() {
+	[ -z "$GW_SECRET_DIR" ] || rm -rf -- "$GW_SECRET_DIR"
 }
 
 # gw_print_plan UPSTREAM-URL: what a dry run prints before the sandbox's command.
 gw_print_plan() {
 	_saved=$CMD _upurl=$1
 	gw_image_name
+	gw_secrets_path
 	echo "# the gateway beside the sandbox (claude-code-router; the sandbox reaches only it):"
 	gw_cmd_net; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
 	gw_cmd_run "$_upurl"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
@@ -236,19 +315,26 @@ gw_start() {
 	gw_token
 	gw_cmd_net; eval "set -- $CMD"
 	_err=$(eng "$@" 2>&1 >/dev/null) || die "cannot create the gateway's network $GW_NET: $(printf '%s\n' "$_err" | tail -n 1); remove a leftover with '$engine network rm $GW_NET' or choose another CLI_SANDBOX_GATEWAY_SUBNET"
-	gw_cmd_run "$_upurl"; eval "set -- $CMD"
 	_kv=
 	[ -z "$EP_KEYENV" ] || eval "_kv=\${$EP_KEYENV}"
-	if ! _err=$(CLI_SANDBOX_GATEWAY_TOKEN=$TOKEN CLI_SANDBOX_UPSTREAM_KEY=$_kv; export CLI_SANDBOX_GATEWAY_TOKEN CLI_SANDBOX_UPSTREAM_KEY; eng "$@" 2>&1 >/dev/null); then
-		gw_remove
+	gw_secrets_path
+	gw_secrets_write "$TOKEN" "$_kv"
+	gw_cmd_run "$_upurl"; eval "set -- $CMD"
+	if [ -n "$GW_SECRET_FILE" ]; then
+		_err=$(eng "$@" 2>&1 >/dev/null)
+	else
+		_err=$(CLI_SANDBOX_GATEWAY_TOKEN=$TOKEN CLI_SANDBOX_UPSTREAM_KEY=$_kv; export CLI_SANDBOX_GATEWAY_TOKEN CLI_SANDBOX_UPSTREAM_KEY; eng "$@" 2>&1 >/dev/null)
+	fi || {
+		gw_remove; gw_secrets_remove
 		die "the gateway did not start: $(printf '%s\n' "$_err" | tail -n 1); check '$engine images $gw_image' and CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK"
-	fi
-	_err=$(eng network connect "$GW_NET" "$GW_CT" 2>&1) || { gw_remove; die "cannot attach the gateway to $GW_NET: $(printf '%s\n' "$_err" | tail -n 1)"; }
+	}
+	_err=$(eng network connect "$GW_NET" "$GW_CT" 2>&1) || { gw_remove; gw_secrets_remove; die "cannot attach the gateway to $GW_NET: $(printf '%s\n' "$_err" | tail -n 1)"; }
 	if ! gw_wait || ! gw_ip; then
 		_log=$(eng logs "$GW_CT" 2>&1 | tail -n 1)
-		gw_remove
+		gw_remove; gw_secrets_remove
 		die "the gateway did not answer within ${CLI_SANDBOX_GATEWAY_WAIT:-30} seconds (${_log:-no output}): check the endpoint with 'cli-sandbox doctor' and the image with 'sh image/build.sh --cli gateway'"
 	fi
+	gw_secrets_remove
 	CMD=$_saved
 }
 
@@ -271,7 +357,7 @@ gw_state() {
 gw_up() {
 	if gw_state "$1"; then echo "the gateway for '$1' is already running at $GW_IP:$GW_PORT ($GW_CT)"; return 0; fi
 	gw_names "$1"
-	host_url "$EP_URL" || die "$ERR"
+	gw_host_url "$EP_URL" || die "$ERR"
 	gw_start "$HOST_URL"
 	mkdir -p -- "$conf/gateway" || die "cannot create $conf/gateway: check the permissions of $conf"
 	(umask 077 && printf 'container=%s\nnetwork=%s\nip=%s\ntoken=%s\n' "$GW_CT" "$GW_NET" "$GW_IP" "$TOKEN" >"$conf/gateway/$1") ||

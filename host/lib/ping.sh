@@ -1,5 +1,5 @@
 # host/lib/ping.sh: 'ping' (does the model answer, and with a structured tool call, on the
-# shellcheck shell=sh disable=SC2154,SC2034,SC2016 # variables (and $NAMES meant literally) set by host/cli-sandbox, which sources this
+# shellcheck shell=sh disable=SC2154,SC2034,SC2016,SC2153 # variables (and $NAMES meant literally) set by host/cli-sandbox, which sources this
 # exact path the CLI will use) and 'status' (is everything in place to launch). Sourced by
 # host/cli-sandbox; docs/gateway.md. The checks themselves run in host/lib/ping.mjs, inside
 # the sandbox image behind its managed firewall (and inside the gateway's container for the
@@ -19,7 +19,8 @@ ping_sandbox() {
 	# diagnostic: would the CLI reach it?); the firewall stays the CLI's.
 	add -e CLI_SANDBOX_EGRESS_PROFILE=managed -e "TASK_AGENT_MODEL_BASE_URL=$PING_URL" -e "PING_URL=${CLI_SANDBOX_PING_TARGET:-$PING_URL}"
 	add -e "PING_API=$1" -e "PING_CHECK=$2" -e "PING_TOOLS=$3" -e "PING_MODEL=${EP_MODEL:-default}" -e "PING_KEY_VAR=$CRED_VAR"
-	[ -z "$_cred" ] || add -e "$CRED_VAR"
+	# The token or key as a run's: in the credentials file (ping_creds), never -e.
+	CMD="$CMD $PING_CREDS"
 	run_image
 	add "$IMG" -- node /opt/cli-sandbox/ping.mjs
 	eval "set -- $GLOBAL_Q $CMD"
@@ -33,12 +34,16 @@ ping_sandbox() {
 }
 
 # ping_upstream: the direct check from the gateway's container (where the key is).
+# The key is in the router's environment only (its secrets file is gone once it answers), not
+# in the container's: a shell in it copies the variable from the router's (PID 1, the same
+# uid) into the check's, so that no value is in an argument here or there.
 ping_upstream() {
 	_api=$UP_API
 	[ "$EP_TYPE" != ollama ] || _api=ollama
 	eng exec -i -e "PING_URL=$HOST_URL" -e "PING_API=$_api" -e PING_CHECK=direct -e PING_TOOLS=0 \
 		-e "PING_MODEL=$EP_MODEL" -e PING_KEY_VAR=CLI_SANDBOX_UPSTREAM_KEY "$GW_CT" \
-		node --input-type=module - <"$libdir/ping.mjs" 2>&1 | grep '^{' ||
+		sh -c 'CLI_SANDBOX_UPSTREAM_KEY=$(tr "\0" "\n" </proc/1/environ | sed -n "s/^CLI_SANDBOX_UPSTREAM_KEY=//p")
+			export CLI_SANDBOX_UPSTREAM_KEY; exec node --input-type=module -' <"$libdir/ping.mjs" 2>&1 | grep '^{' ||
 		echo '{"check":"direct","ok":false,"error":"the gateway container did not run the check"}'
 }
 
@@ -68,6 +73,21 @@ ping_report() {
 		}'
 }
 
+# ping_creds VALUE: the CLI's credential (the run's token, or the endpoint's key on a direct
+# path) reaches ping's sandbox the way it reaches a run's: in the credentials file on memory
+# (add_credentials; removed by on_exit), whose mount words go in PING_CREDS. The value is set
+# in this shell only, not exported: no engine argument or environment carries it.
+ping_creds() {
+	PING_CREDS=''
+	[ -n "$1" ] || return 0
+	eval "$CRED_VAR=\$1"
+	plan_identity
+	CRED_VARS=$CRED_VAR
+	_saved=$CMD CMD=
+	add_credentials
+	PING_CREDS=$CMD CMD=$_saved
+}
+
 ping_main() {
 	_json=false _tools=1
 	while [ $# -gt 0 ]; do
@@ -84,27 +104,29 @@ ping_main() {
 	plan_backend "$cli" "$endpoint" "$keep_keys_out"
 	[ "$PLAN" != legacy ] || die "endpoint '$endpoint' has no type: re-add it with 'cli-sandbox endpoints add $endpoint $EP_URL' (it is probed) to ping it"
 	models_check_installed
-	_cred='' _out=''
+	_out=''
 	if [ "$PLAN" = gateway ]; then
-		host_url "$EP_URL" || die "$ERR"
+		gw_host_url "$EP_URL" || die "$ERR"
 		if ! gw_state "$endpoint"; then
 			gw_names "ping-$$"
-			trap 'gw_remove' EXIT
+			gw_run=true
+			trap on_exit EXIT
 			trap 'exit 130' INT
 			trap 'exit 143' TERM
 			gw_start "$HOST_URL"
 		fi
 		_out=$(ping_upstream)
 		PING_URL=http://$GW_IP:$GW_PORT
-		_cred=$TOKEN
-		export "$CRED_VAR=$_cred"
+		ping_creds "$TOKEN"
 		_out="$_out
 $(ping_sandbox "$CLI_API" gateway "$_tools")"
 	else
 		plan_cli_url
 		host_url "$CLI_URL" || die "$ERR"
 		PING_URL=$HOST_URL
-		if [ -n "$EP_KEYENV" ]; then eval "_cred=\${$EP_KEYENV}"; export "$CRED_VAR=$_cred"; fi
+		_cred=
+		[ -z "$EP_KEYENV" ] || eval "_cred=\${$EP_KEYENV}"
+		ping_creds "$_cred"
 		if [ "$EP_TYPE" = ollama ]; then
 			ep_base "$HOST_URL" ollama; PING_URL=$BASE
 			_out=$(ping_sandbox ollama direct 0)
@@ -160,4 +182,63 @@ status_main() {
 		if [ "$_ready" = true ]; then echo READY; else echo "NOT READY, missing:$_missing (see 'cli-sandbox doctor')"; fi
 	fi
 	[ "$_ready" = true ]
+}
+
+# ---------------------------------------------------------------- doctor's backend checks
+# doctor_backend: for an endpoint with a type (the one a run would use), doctor's lines about
+# its path: the plan for the CLI (direct, gateway, or refused and why), and on the gateway's
+# path its image and an 'up' gateway's state (running, or a stale record); for Ollama, the
+# model installed when this host reaches it. Reads only: a stale record is reported, not
+# removed. Sets DOC_PLAN (legacy, direct, gateway or refused) for the credential check.
+doctor_backend() {
+	DOC_PLAN=legacy
+	[ -n "$endpoint" ] && [ "$url" = "$(endpoint_url "$endpoint")" ] || return 0
+	[ -n "$(ep_get "$endpoint" type)" ] || return 0
+	if ! _why=$( (plan_backend "$cli" "$endpoint" "$keep_keys_out") 2>&1 >/dev/null); then
+		DOC_PLAN=refused
+		check path false "$cli against endpoint '$endpoint' is refused before start: ${_why#"$prog: "}" \
+			"do what the reason names (another CLI, another endpoint, or the variable exported); docs/gateway.md has the table of each CLI and endpoint type"
+		return 0
+	fi
+	plan_backend "$cli" "$endpoint" "$keep_keys_out"
+	DOC_PLAN=$PLAN
+	_what="endpoint '$endpoint' ($EP_TYPE, speaks ${EP_SPEAKS:-unknown}${EP_MODEL:+, model $EP_MODEL})"
+	if [ "$PLAN" = direct ]; then
+		check path true "$cli goes direct to $_what$([ -z "$EP_KEYENV" ] || echo ", the key from \$$EP_KEYENV in the sandbox")"
+	else
+		check path true "$cli goes through the gateway to $_what (Anthropic Messages in, $UP_API out): the sandbox gets a run's token$([ -z "$EP_KEYENV" ] || echo ", the gateway alone holds \$$EP_KEYENV")"
+		gw_image_name
+		if [ "$_engine_ok" != true ]; then
+			check gateway-image false "cannot check $gw_image: the engine does not answer" "fix the engine first"
+		elif eng image inspect "$gw_image" >/dev/null 2>&1; then
+			check gateway-image true "$gw_image is present"
+		else
+			check gateway-image false "the gateway's image $gw_image is not present in $engine" \
+				"build it: sh image/build.sh --cli gateway (or set CLI_SANDBOX_GATEWAY_IMAGE)"
+		fi
+		_f=$conf/gateway/$endpoint
+		if [ ! -f "$_f" ]; then
+			check gateway true "not up: each run starts one for itself and stops it after (a long-lived one: cli-sandbox --endpoint $endpoint up)"
+		else
+			_ct=$(sed -n 's/^container=//p' "$_f") _ip=$(sed -n 's/^ip=//p' "$_f")
+			if [ "$_engine_ok" = true ] && [ "$(eng inspect -f '{{.State.Running}}' "$_ct" 2>/dev/null)" = true ]; then
+				check gateway true "up: $_ct at $_ip:$GW_PORT, which runs use"
+			else
+				check gateway false "stale record $_f: its container $_ct is not running" \
+					"cli-sandbox --endpoint $endpoint down (then up again for a long-lived gateway)"
+			fi
+		fi
+	fi
+	[ "$EP_TYPE" = ollama ] && [ -n "$EP_MODEL" ] || return 0
+	ep_base "$EP_URL" ollama; OB=$BASE
+	if ! command -v curl >/dev/null 2>&1; then
+		check model true "$EP_MODEL not checked: no curl on this host"
+	elif ! curl -sf -o /dev/null --noproxy '*' --connect-timeout 3 --max-time 10 "$OB/api/tags" 2>/dev/null; then
+		check model true "$EP_MODEL not checked: Ollama at $OB does not answer from this host (cli-sandbox ping checks it from the gateway)"
+	elif (ollama_has "$EP_MODEL") 2>/dev/null; then
+		check model true "$EP_MODEL is installed on '$endpoint'"
+	else
+		check model false "$EP_MODEL is not installed on '$endpoint'" \
+			"cli-sandbox --endpoint $endpoint models pull $EP_MODEL (or choose another: models use M)"
+	fi
 }

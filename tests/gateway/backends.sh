@@ -18,6 +18,8 @@
 #   - ping: READY against a tool-calling Ollama model, NOT OK with the hint against one that
 #     answers in text; status --json before and after up; down.
 # Networks: cli-sandbox-gw-test-up-PID (198.51.100.96/27) and -sb-PID (198.51.100.64/27),
+# or GWTEST_UP_SUBNET and GWTEST_SB_SUBNET (the mocks then at the upstream's .2 to .6 above its
+# network address: a /29 each is enough, the runs being one at a time),
 # both internal. Nothing is sent from this namespace to them: the host script's probes are
 # not used here (endpoints are added with --type), they are tested on loopback.
 #
@@ -60,51 +62,55 @@ export CLI_SANDBOX_TEST_KEY=$KEY
 export CLI_SANDBOX_HOME=$WORK/conf CLI_SANDBOX_ENGINE=podman CLI_SANDBOX_IMAGE=$IMAGE
 export CLI_SANDBOX_GATEWAY_IMAGE=$GWIMAGE CLI_SANDBOX_ENGINE_ARGS=$LIMITS
 export CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=$UPNET CLI_SANDBOX_GATEWAY_NETWORK=$SBNET
-export CLI_SANDBOX_GATEWAY_SUBNET=198.51.100.64/27
+UPSUB=${GWTEST_UP_SUBNET:-198.51.100.96/27}
+export CLI_SANDBOX_GATEWAY_SUBNET=${GWTEST_SB_SUBNET:-198.51.100.64/27}
+# the upstream's network address + N
+up_ip() { _a=${UPSUB%/*}; echo "${_a%.*}.$((${_a##*.} + $1))"; }
+IP_MOCK=$(up_ip 2) IP_OLL=$(up_ip 3) IP_ANT=$(up_ip 4) IP_OLC=$(up_ip 5) IP_OLR=$(up_ip 6)
 HOME=$WORK/home && mkdir -p "$HOME" && export HOME
 CS="sh $ROOT/host/cli-sandbox"
 mkdir -p "$WORK/log" && chmod 777 "$WORK/log"
 
-podman network create --internal --subnet 198.51.100.96/27 "$UPNET" >/dev/null || { echo "Bail out! network"; exit 1; }
+podman network create --internal --subnet "$UPSUB" "$UPNET" >/dev/null || { echo "Bail out! network"; exit 1; }
 # The tool command: writes its uid, then waits (at most 40 s) until the test has inspected the
 # sandbox and says so with /workspace/inspected.
 CMD='id -u > /workspace/uid; i=0; while [ ! -e /workspace/inspected ] && [ $i -lt 200 ]; do sleep 0.2; i=$((i + 1)); done; echo "uid=$(id -u)"'
 # shellcheck disable=SC2086
-podman run -d --name "$MOCK" $LIMITS --network "$UPNET" --ip 198.51.100.98 \
+podman run -d --name "$MOCK" $LIMITS --network "$UPNET" --ip "$IP_MOCK" \
 	-v "$HERE:/gw:ro" -v "$WORK/log:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 0.0.0.0 \
 	--port 8080 --speaks chat --require-key "$KEY" --tool-command "$CMD" --log /log/up.log \
 	--max-seconds 900 >/dev/null || { echo "Bail out! mock upstream"; exit 1; }
 # An upstream that speaks Messages, Chat Completions and Responses (a provider's own API), and
 # an Ollama with a tool-calling model, both scripted like the first.
 # shellcheck disable=SC2086
-podman run -d --name "$ANT" $LIMITS --network "$UPNET" --ip 198.51.100.100 \
+podman run -d --name "$ANT" $LIMITS --network "$UPNET" --ip "$IP_ANT" \
 	-v "$HERE:/gw:ro" -v "$WORK/log:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 0.0.0.0 \
 	--port 8081 --speaks anthropic,chat,responses --require-key "$KEY" --tool-command "$CMD" \
 	--log /log/ant.log --max-seconds 900 >/dev/null || { echo "Bail out! mock provider"; exit 1; }
 # shellcheck disable=SC2086
-podman run -d --name "$OLC" $LIMITS --network "$UPNET" --ip 198.51.100.101 \
+podman run -d --name "$OLC" $LIMITS --network "$UPNET" --ip "$IP_OLC" \
 	-v "$HERE:/gw:ro" -v "$WORK/log:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 0.0.0.0 \
 	--port 11434 --speaks ollama,chat --models mock-model+tools --tool-command "$CMD" \
 	--log /log/olc.log --max-seconds 900 >/dev/null || { echo "Bail out! mock ollama (scripted)"; exit 1; }
 # A recent Ollama: its native API, Chat Completions and Responses at /v1 (scripted).
 # shellcheck disable=SC2086
-podman run -d --name "$OLR" $LIMITS --network "$UPNET" --ip 198.51.100.102 \
+podman run -d --name "$OLR" $LIMITS --network "$UPNET" --ip "$IP_OLR" \
 	-v "$HERE:/gw:ro" -v "$WORK/log:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 0.0.0.0 \
 	--port 11434 --speaks ollama,chat,responses --models mock-model+tools --tool-command "$CMD" \
 	--log /log/olr.log --max-seconds 900 >/dev/null || { echo "Bail out! mock ollama with Responses (scripted)"; exit 1; }
 # shellcheck disable=SC2086
-podman run -d --name "$OLL" $LIMITS --network "$UPNET" --ip 198.51.100.99 \
+podman run -d --name "$OLL" $LIMITS --network "$UPNET" --ip "$IP_OLL" \
 	-v "$HERE:/gw:ro" -v "$WORK/log:/log" "$PYIMAGE" python3 /gw/mock_gateway.py --listen 0.0.0.0 \
 	--port 11434 --speaks ollama,chat --models qwen3:8b+tools,gemma:2b --call-tools \
 	--log /log/oll.log --max-seconds 900 >/dev/null || { echo "Bail out! mock ollama"; exit 1; }
 
-$CS endpoints add up1 http://198.51.100.98:8080/v1 --type openai --model mock-model --key-env CLI_SANDBOX_TEST_KEY --no-probe >/dev/null
-$CS endpoints add ant http://198.51.100.100:8081 --type anthropic --speaks anthropic,chat,responses --model mock-model --key-env CLI_SANDBOX_TEST_KEY >/dev/null
-$CS endpoints add oai http://198.51.100.100:8081/v1 --type openai --speaks chat,responses --model mock-model --key-env CLI_SANDBOX_TEST_KEY --no-probe >/dev/null
-$CS endpoints add olr http://198.51.100.102:11434 --type ollama --speaks ollama,chat,responses --model mock-model --no-probe >/dev/null
-$CS endpoints add olc http://198.51.100.101:11434 --type ollama --model mock-model --no-probe >/dev/null
-$CS endpoints add oll http://198.51.100.99:11434 --type ollama --model qwen3:8b --no-probe >/dev/null
-$CS endpoints add oll-text http://198.51.100.99:11434 --type ollama --model gemma:2b --no-probe >/dev/null
+$CS endpoints add up1 "http://$IP_MOCK:8080/v1" --type openai --model mock-model --key-env CLI_SANDBOX_TEST_KEY --no-probe >/dev/null
+$CS endpoints add ant "http://$IP_ANT:8081" --type anthropic --speaks anthropic,chat,responses --model mock-model --key-env CLI_SANDBOX_TEST_KEY >/dev/null
+$CS endpoints add oai "http://$IP_ANT:8081/v1" --type openai --speaks chat,responses --model mock-model --key-env CLI_SANDBOX_TEST_KEY --no-probe >/dev/null
+$CS endpoints add olr "http://$IP_OLR:11434" --type ollama --speaks ollama,chat,responses --model mock-model --no-probe >/dev/null
+$CS endpoints add olc "http://$IP_OLC:11434" --type ollama --model mock-model --no-probe >/dev/null
+$CS endpoints add oll "http://$IP_OLL:11434" --type ollama --model qwen3:8b --no-probe >/dev/null
+$CS endpoints add oll-text "http://$IP_OLL:11434" --type ollama --model gemma:2b --no-probe >/dev/null
 
 # t DESCRIPTION COMMAND...: one check; te DESCRIPTION 'SHELL EXPRESSION': one check of a compound.
 t() { _d=$1; shift; if "$@"; then t_pass "$_d"; else t_fail "$_d"; fi; }

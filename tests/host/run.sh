@@ -19,7 +19,8 @@ T=$(mktemp -d) || exit 1
 RUN=$(mktemp -d /dev/shm/cs-host-test.XXXXXX) || exit 1
 listener_pid=''
 cleanup() {
-	[ -z "$listener_pid" ] || kill "$listener_pid" 2>/dev/null
+	# shellcheck disable=SC2086 # one PID a word
+	[ -z "$listener_pid" ] || kill $listener_pid 2>/dev/null
 	rm -rf -- "$T" "$RUN"
 }
 trap cleanup EXIT
@@ -42,12 +43,13 @@ why() { printf '%s\n' "$*" >"$T/why"; }
 #                    (default: localhost/cli-sandbox:latest)
 #   FAKE_IMAGE_RC    when set, the exit status of every `image inspect`, whatever the name
 #   FAKE_GATEWAY     what `network inspect` prints     (default empty)
+#   FAKE_RUNNING     what `inspect` (of a container) prints (default empty: no such container)
 mkdir -p "$T/bin" "$T/fake" "$T/home" || exit 1
 cat >"$T/bin/docker" <<'EOF'
 #!/bin/sh
 name=${0##*/} sub=''
 for a in "$@"; do
-	case $a in run | build | version | info | image | network) sub=$a; break ;; esac
+	case $a in run | build | version | info | image | network | inspect) sub=$a; break ;; esac
 done
 case $sub in
 version | info)
@@ -64,6 +66,7 @@ image)
 	case " $FAKE_IMAGES " in *" $last "*) exit 0 ;; esac
 	exit 1 ;;
 network) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; printf '%s\n' "${FAKE_GATEWAY:-}" ;;
+inspect) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; [ -n "${FAKE_RUNNING:-}" ] || exit 1; printf '%s\n' "$FAKE_RUNNING" ;;
 *)
 	# The credentials directory's name carries the script's PID: PID in the record.
 	printf '%s\n' "$name" "$@" | sed 's/cli-sandbox-credentials\.[0-9][0-9]*/cli-sandbox-credentials.PID/' >"$FAKE_DIR/args"
@@ -108,7 +111,7 @@ chmod +x "$T/bin/docker" "$T/bin/podman" "$T/bin/id"
 export HOME="$T/home" CLI_SANDBOX_HOME="$T/conf" FAKE_DIR="$T/fake" GIT_CONFIG_NOSYSTEM=1 XDG_RUNTIME_DIR="$RUN"
 unset CLI_SANDBOX_ENGINE CLI_SANDBOX_IMAGE CLI_SANDBOX_RELEASE CLI_SANDBOX_RELEASE_OUT CLI_SANDBOX_SIGN_BY CLI_SANDBOX_PUSH CLI_SANDBOX_HOST_ADDRESS CLI_SANDBOX_DOCKER_SOCKET \
 	CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE_GLOBAL_ARGS DOCKER_HOST DOCKER_CONTEXT DOCKER_CONFIG GIT_CONFIG_GLOBAL \
-	FAKE_VERSION_RC FAKE_IMAGE_RC FAKE_GATEWAY FAKE_DOCKER_DOWN FAKE_UID FAKE_GID \
+	FAKE_VERSION_RC FAKE_IMAGE_RC FAKE_GATEWAY FAKE_DOCKER_DOWN FAKE_UID FAKE_GID FAKE_RUNNING \
 	ANTHROPIC_AUTH_TOKEN CODEX_API_KEY GEMINI_API_KEY GOOGLE_API_KEY \
 	CLI_SANDBOX_PIDS_LIMIT CLI_SANDBOX_TMP_SIZE
 # The limits that depend on this machine, fixed here so that the exact arguments below do not;
@@ -905,6 +908,106 @@ t "doctor: docker not answering, podman chosen, and it says why" \
 FAKE_DOCKER_DOWN=1 PATH="$T/only-docker:$T/min" cs doctor --json --interactive
 t "doctor: neither engine answers: the engine check fails with the one line and how to start each" \
 	jq_is '(c["engine"]["ok"], "podman is not installed" in c["engine"]["detail"], "systemctl start docker" in c["engine"]["fix"])' "(False, True, True)"
+
+# ---------------------------------------------------------------- doctor, shell and ping on the gateway's path
+# Endpoints with a type (host/lib/gateway.sh's plan): a Chat-Completions-only one that claude
+# reaches through the gateway, an Anthropic one it reaches directly, an Ollama (a mock on
+# loopback) with a model that is installed and one that is not.
+GWI=localhost/cli-sandbox-gateway:latest
+cs endpoints add gwc "http://127.0.0.1:$port/v1" --type openai --model m --no-probe
+cs endpoints add gwa "http://127.0.0.1:$port" --type anthropic --model m --key-env GW_TEST_KEY --no-probe
+python3 "$repo/tests/gateway/mock_gateway.py" --listen 127.0.0.1 --port 0 --max-seconds 120 \
+	--speaks ollama,chat --models qwen3:8b+tools >"$T/oll.port" 2>/dev/null &
+listener_pid="$listener_pid $!"
+oll_pid=$!
+i=0
+while ! grep -q listening "$T/oll.port" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+oport=$(awk '{ print $NF }' "$T/oll.port")
+cs endpoints add gwo "http://127.0.0.1:$oport" --type ollama --model qwen3:8b --no-probe
+cs endpoints add gwo2 "http://127.0.0.1:$oport" --type ollama --model absent:1b --no-probe
+ANTHROPIC_API_KEY='' FAKE_IMAGES="localhost/cli-sandbox:latest $GWI" cs --endpoint gwc doctor --json
+t "doctor --json, a gateway endpoint: the path is the gateway, said in one line" \
+	jq_is '(c["path"]["ok"], "claude goes through the gateway to endpoint " + chr(39) + "gwc" + chr(39) + " (openai, speaks chat, model m)" in c["path"]["detail"])' "(True, True)"
+t "... its image present" jq_is '(c["gateway-image"]["ok"], c["gateway-image"]["detail"])' "(True, '$GWI is present')"
+t "... not up: each run starts its own" jq_is '(c["gateway"]["ok"], c["gateway"]["detail"].startswith("not up: each run starts one"))' "(True, True)"
+t "... the credential is the run's token: no key of the person's needed" jq_is '(c["credential"]["ok"], "token" in c["credential"]["detail"])' "(True, True)"
+t "... in that order, after the endpoint" jq_is '[x["name"] for x in j["checks"]][:7]' "['engine', 'image', 'endpoint', 'path', 'gateway-image', 'gateway', 'credential']"
+cs --endpoint gwc doctor
+t "doctor (text) without the gateway's image: FAIL with the build command" \
+	sh -c "grep -q '^FAIL gateway-image: the gateway.s image $GWI is not present' '$T/out' && grep -q 'fix: build it: sh image/build.sh --cli gateway' '$T/out'"
+mkdir -p "$CLI_SANDBOX_HOME/gateway"
+printf 'container=cli-sandbox-gw-gwc\nnetwork=n\nip=198.51.100.170\ntoken=t\n' >"$CLI_SANDBOX_HOME/gateway/gwc"
+FAKE_RUNNING=true FAKE_IMAGES="localhost/cli-sandbox:latest $GWI" cs --endpoint gwc doctor --json
+t "doctor --json, an up gateway that runs: ok, its container and address" \
+	jq_is '(c["gateway"]["ok"], c["gateway"]["detail"])' "(True, 'up: cli-sandbox-gw-gwc at 198.51.100.170:3456, which runs use')"
+FAKE_RUNNING=false FAKE_IMAGES="localhost/cli-sandbox:latest $GWI" cs --endpoint gwc doctor --json
+t "doctor --json, an up gateway whose container is gone: a stale record, fix down" \
+	jq_is '(j["ok"], c["gateway"]["ok"], "stale record" in c["gateway"]["detail"], "down" in c["gateway"]["fix"])' "(False, False, True, True)"
+t "... the record left as it was (doctor only reads)" [ -f "$CLI_SANDBOX_HOME/gateway/gwc" ]
+rm -f "$CLI_SANDBOX_HOME/gateway/gwc"
+cs --endpoint gwc doctor --json codex
+t "doctor --json, codex against Chat Completions only: refused before start, and why" \
+	jq_is '(c["path"]["ok"], "refused before start: codex needs the OpenAI Responses API" in c["path"]["detail"])' "(False, True)"
+cs --endpoint gwa doctor --json
+t "doctor --json, an unset key variable: the plan refused, naming it" \
+	jq_is '(c["path"]["ok"], "GW_TEST_KEY" in c["path"]["detail"])' "(False, True)"
+GW_TEST_KEY=sk-gw-host-test-value cs --endpoint gwa doctor --json
+t "doctor --json, an Anthropic endpoint: claude goes direct, no gateway lines" \
+	jq_is '(c["path"]["ok"], "goes direct" in c["path"]["detail"], "gateway" in c)' "(True, True, False)"
+t "... no key's value in doctor's output" sh -c "! grep -q sk-gw-host-test-value '$T/out'"
+FAKE_IMAGES="localhost/cli-sandbox:latest $GWI" cs --endpoint gwo doctor --json
+t "doctor --json, Ollama reachable with the model: installed" jq_is '(c["model"]["ok"], c["model"]["detail"])' "(True, \"qwen3:8b is installed on 'gwo'\")"
+FAKE_IMAGES="localhost/cli-sandbox:latest $GWI" cs --endpoint gwo2 doctor --json
+t "doctor --json, Ollama reachable without the model: FAIL, fix models pull" \
+	jq_is '(c["model"]["ok"], "models pull absent:1b" in c["model"]["fix"])' "(False, True)"
+kill "$oll_pid" 2>/dev/null
+FAKE_IMAGES="localhost/cli-sandbox:latest $GWI" cs --endpoint gwo doctor --json
+t "doctor --json, Ollama not answering: the model not checked, said so" jq_is '(c["model"]["ok"], "not checked" in c["model"]["detail"])' "(True, True)"
+
+# shell on the gateway's path (a dry run: nothing is started): bash gets the gateway's URL
+# and the rc that points pi and codex as the init would.
+FAKE_GATEWAY=127.0.0.1 cs --endpoint gwc --dry-run shell -- -c 'claude -p hi'
+t "shell through the gateway: ANTHROPIC_BASE_URL names the gateway (a dry run)" grep -qF "'ANTHROPIC_BASE_URL=http://<gateway-ip>:3456'" "$T/out"
+t "... the managed firewall allows exactly the gateway" grep -qF "'TASK_AGENT_MODEL_BASE_URL=http://<gateway-ip>:3456'" "$T/out"
+t "... the shell's rc mounted read-only, and named by BASH_ENV and --rcfile" \
+	sh -c "grep -qF '$repo/host/lib/shell-rc.sh:/opt/cli-sandbox/shell-rc.sh:ro' '$T/out' && grep -qF \"'BASH_ENV=/opt/cli-sandbox/shell-rc.sh'\" '$T/out' && grep -qF \"'--rcfile'\" '$T/out'"
+t "... the gateway started for the session is printed first" grep -q "^# the gateway beside the sandbox" "$T/out"
+t "... on the gateway's network" grep -qF "'cli-sandbox-gw-run-" "$T/out"
+t "... its token and key from a file on memory, mounted read-only, read before its entrypoint" \
+	sh -c "grep -qF \"/cli-sandbox-gateway.\" '$T/out' && grep -qF \":/run/cli-sandbox-gateway/env:ro'\" '$T/out' && grep -qF \"'set -a && . /run/cli-sandbox-gateway/env && set +a && exec /usr/local/bin/cli-sandbox-gateway'\" '$T/out' && ! grep -qF \"'CLI_SANDBOX_GATEWAY_TOKEN'\" '$T/out'"
+t "... whose container has a read-only root, no capability and bounds" sh -c "grep -qF \"'--read-only'\" '$T/out' && grep -qF \"'--pids-limit' \\\\\" '$T/out' && grep -qF \"'HOME=/tmp'\" '$T/out'"
+# A host-local endpoint through the gateway: this host's address on the gateway's upstream
+# network, when one is named (CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK), else on the default one.
+cs endpoints add gwl http://localhost:11434 --type ollama --model m --no-probe
+FAKE_GATEWAY=198.51.100.161 CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=gw-up cs --endpoint gwl --dry-run claude
+t "a host-local endpoint: the gateway is given this host's address on its upstream network" \
+	sh -c "grep -qF '\"api_base_url\":\"http://198.51.100.161:11434/v1/chat/completions\"' '$T/out' && grep -qx gw-up '$FAKE_DIR/queries'"
+FAKE_GATEWAY=198.51.100.161 cs --endpoint gwl --dry-run claude
+t "... on the engine's default network without one" grep -qx bridge "$FAKE_DIR/queries"
+FAKE_GATEWAY='|198.51.100.160/29' CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=gw-up cs --endpoint gwl --dry-run claude
+t "... docker's network made with --subnet alone (no gateway listed): the subnet's first address" \
+	grep -qF '"api_base_url":"http://198.51.100.161:11434/v1/chat/completions"' "$T/out"
+FAKE_GATEWAY='<nil>' CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=gw-up cs --endpoint gwl --dry-run claude
+t "... a network without a gateway address: refused, naming it and the fix" failed_with "network gw-up: start docker, or set CLI_SANDBOX_HOST_ADDRESS"
+
+# shell and the rc it reads: in bash, pi and codex become the commands the init would run.
+cat >"$T/rc-test.sh" <<'EOF2'
+command() { printf '%s|' "$@"; echo; }
+. "$1"
+pi -p hi
+codex exec hi
+EOF2
+t "shell-rc.sh: pi gets the image's extension" sh -c "ANTHROPIC_BASE_URL=http://gw:3456 bash '$T/rc-test.sh' '$repo/host/lib/shell-rc.sh' 2>/dev/null | head -n 1 | grep -qx -- 'pi|-e|/usr/local/share/cli-sandbox/pi-base-url.js|-p|hi|'"
+t "shell-rc.sh: codex gets openai_base_url" sh -c "OPENAI_BASE_URL=http://ep/v1 bash '$T/rc-test.sh' '$repo/host/lib/shell-rc.sh' 2>/dev/null | grep -qx -- 'codex|-c|openai_base_url=\"http://ep/v1\"|exec|hi|'"
+FAKE_GATEWAY=127.0.0.1 GW_TEST_KEY=sk-gw-host-test-value cs --endpoint gwa shell -- -c true
+t "shell on a direct path: ANTHROPIC_BASE_URL is the endpoint, the key in the credentials file" \
+	sh -c "grep -qxF 'ANTHROPIC_BASE_URL=http://127.0.0.1:$port' '$FAKE_DIR/args' && grep -qxF ANTHROPIC_API_KEY=sk-gw-host-test-value '$FAKE_DIR/credfile'"
+# ping on a direct path: the key in the credentials file, as a run's, never an argument.
+FAKE_GATEWAY=127.0.0.1 GW_TEST_KEY=sk-gw-host-test-value cs --endpoint gwa ping --no-tools
+t "ping: its sandbox gets the key in the credentials file" grep -qxF ANTHROPIC_API_KEY=sk-gw-host-test-value "$FAKE_DIR/credfile"
+t "... mounted read-only where the init reads it" grep -q '/cli-sandbox-credentials.PID/env:/run/cli-sandbox-credentials/env:ro$' "$FAKE_DIR/args"
+t "... no value, nor -e of its name, among the engine's arguments" sh -c "! grep -q sk-gw-host-test-value '$FAKE_DIR/args' && ! grep -qx ANTHROPIC_API_KEY '$FAKE_DIR/args'"
+t "... and the file is gone after" sh -c "[ -z \"\$(ls -A '$RUN')\" ]"
 
 # ---------------------------------------------------------------- limits
 # The defaults, from this machine: half its memory (at most 8 GiB), all CPUs but one (at least
