@@ -94,7 +94,9 @@ ping_main() {
 		case $1 in
 		--json) _json=true ;;
 		--no-tools) _tools=0 ;;
-		--cli) need "$@"; case $2 in claude | codex | pi) cli=$2 ;; *) die "unknown CLI '$2': use --cli claude, codex or pi" ;; esac; shift ;;
+		# Any CLI of the table: plan_backend below refuses one that no path serves (gemini
+		# against a typed endpoint), with its reason.
+		--cli) need "$@"; is_cli "$2" || die "unknown CLI '$2': use --cli with one of $(cli_names)"; cli=$2; shift ;;
 		--cli=*) set -- --cli "${1#--cli=}" "$@"; continue ;;
 		*) die "usage: cli-sandbox [--endpoint NAME] ping [--cli CLI] [--json] [--no-tools]" ;;
 		esac

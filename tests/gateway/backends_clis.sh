@@ -19,6 +19,7 @@
 #     direct path only the provider's own variable holds it; through the gateway no process in
 #     the sandbox has it, the CLI has the run's token, a request without the token is refused;
 #     the credentials file and everything the run made are gone after it;
+#   - ping --cli opencode direct and through the gateway: READY; ping --cli gemini refused;
 #   - gemini against each endpoint type: refused before start, naming what works, with no
 #     engine command that creates anything (a logging podman first in PATH), no network, no
 #     credentials file.
@@ -184,6 +185,23 @@ agent resp resp direct responses OPENAI_API_KEY
 agent oll oll direct chat -
 agent chat chat gateway chat - --keep-keys-out
 agent ant prov gateway anthropic - --keep-keys-out
+
+# ping on opencode's path: direct to the Chat Completions upstream (its sandbox on the
+# upstream's network, as a direct run's), and through the gateway; gemini refused with the reason.
+# --no-tools: these mocks script a shell tool call, not ping's own tool (the tool check is
+# backends.sh's, against a mock that calls any tool it is offered).
+(cd "$WORK/ws-chat" && CLI_SANDBOX_ENGINE_ARGS="$LIMITS --network $UPNET" timeout 180 $CS --endpoint chat ping --cli opencode --no-tools >"$WORK/ping-oc.out" 2>&1)
+rc=$?
+te "ping --cli opencode, direct (Chat Completions): READY, exit 0" '[ $rc -eq 0 ] && grep -q "^READY" "$WORK/ping-oc.out" && grep -q "^ok *direct" "$WORK/ping-oc.out"'
+sed 's/^/#   /' "$WORK/ping-oc.out"
+(cd "$WORK/ws-chat" && timeout 180 $CS --endpoint chat --keep-keys-out ping --cli opencode --no-tools >"$WORK/ping-ocgw.out" 2>&1)
+rc=$?
+te "ping --cli opencode --keep-keys-out, through the gateway: READY, exit 0" '[ $rc -eq 0 ] && grep -q "^READY" "$WORK/ping-ocgw.out" && grep -q "^ok *gateway" "$WORK/ping-ocgw.out"'
+sed 's/^/#   /' "$WORK/ping-ocgw.out"
+te "... its output does not hold the key, nothing left running" '! grep -qF "$KEY" "$WORK/ping-oc.out" "$WORK/ping-ocgw.out" && [ "$(leftovers)" = 0 ]'
+(cd "$WORK/ws-chat" && timeout 60 $CS --endpoint chat ping --cli gemini >"$WORK/ping-gem.out" 2>&1)
+rc=$?
+te "ping --cli gemini: refused (non-zero) with the reason" '[ $rc -ne 0 ] && grep -q "gemini speaks only" "$WORK/ping-gem.out"'
 
 # --dry-run, direct and through the gateway: the commands, never the key.
 for a in "ant" "chat --keep-keys-out"; do
