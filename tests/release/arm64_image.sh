@@ -74,8 +74,8 @@ t_pass "an aarch64 handler in binfmt_misc: $(tr '\n' ';' <"$WORK/binfmt.log")"
 # ------------------------------------------------------------------ 2. the images
 if podman image exists "$BASE"; then
 	echo "# $BASE reused"
-elif ! ARCH=arm64 timed "debootstrap of the arm64 base" sh "$ROOT/tests/image/make-base-image.sh" "$BASE"; then
-	t_fail "the arm64 base $BASE (tests/image/make-base-image.sh with ARCH=arm64)"
+elif ! timed "debootstrap of the arm64 base" env BASE_ARCH=arm64 sh "$ROOT/tests/image/make-base-image.sh" "$BASE"; then
+	t_fail "the arm64 base $BASE (tests/image/make-base-image.sh with BASE_ARCH=arm64)"
 	t_done
 	exit 1
 fi
