@@ -57,7 +57,7 @@ timed() {  # timed WHAT COMMAND...: runs it, prints how long it took
 	return $t_rc
 }
 
-arun() {  # arun PODMAN-RUN-ARGS... -- INIT-ARGS...: one run of the arm64 image
+arun() {  # arun PODMAN-RUN-ARGS... IMAGE [ARGS...]: one run of the arm64 image
 	# shellcheck disable=SC2086 # option lists
 	podman run --rm $RUNARGS --platform linux/arm64 --network none "$@"
 }
@@ -157,6 +157,15 @@ fails_closed() {
 		t_fail "$f_desc" "exit $f_rc, $f_errors error line(s), /workspace/ran $([ -e "$WORK/ws-$1/ran" ] && echo written || echo absent)"
 	fi
 }
+
+# The control: the same command, as the same user, without the init, writes the
+# file; so a start that leaves none did not run it.
+mkdir -p "$WORK/ws-control"
+chown 1000:1000 "$WORK/ws-control"
+# shellcheck disable=SC2086 # option list
+arun $CAPS --user 1000:1000 --entrypoint sh -v "$WORK/ws-control:/workspace" "$IMAGE" \
+	-c 'id -u >/workspace/ran' >/dev/null 2>&1
+ok "the control: the command without the init writes /workspace/ran as 1000" grep -qx 1000 "$WORK/ws-control/ran"
 
 # managed: qemu-user refuses socket(AF_NETLINK, NETLINK_NETFILTER) with
 # EPROTONOSUPPORT (it passes on only the netlink families whose messages it
