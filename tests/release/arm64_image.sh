@@ -14,7 +14,8 @@
 #      exits 71 with one error line (no nf_tables support, naming qemu-user), and
 #      the command writes nothing; with the firewall skipped (interactive,
 #      SKIP_EGRESS_FIREWALL=true) the start fails closed at PID 1's seccomp
-#      filter, which qemu-user refuses, again 71 and nothing written.
+#      filter, which qemu-user refuses, again 71 and nothing written (a control
+#      run of the same command, user and mount without the init writes it).
 # Each step's time under emulation is printed.
 #
 #   sh tests/release/arm64_image.sh
