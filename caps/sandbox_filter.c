@@ -130,7 +130,8 @@ static int seccomp_available(struct cs_error *err)
 		return 1;
 	return cs_fail(err, CS_EXIT_OSERR,
 		       "prctl(PR_GET_SECCOMP) failed with %s, yet this kernel has seccomp (or /proc/self/status cannot tell); "
-		       "the command is not started, check for a runtime seccomp or LSM policy that refuses prctl",
+		       "the command is not started, check for a runtime seccomp or LSM policy that refuses prctl; "
+		       "qemu-user (an image of another architecture, through binfmt_misc) refuses every seccomp call: run on the image's own architecture",
 		       strerrorname_np(e));
 }
 

@@ -9,6 +9,16 @@
 
 #include <gnu/libc-version.h>
 
+/* The machine the init was compiled for, as uname -m names it: a cross build
+ * (image/arm64/) says so itself, whatever machine runs it. */
+#if defined(__x86_64__)
+#define CS_BUILD_ARCH "x86_64"
+#elif defined(__aarch64__)
+#define CS_BUILD_ARCH "aarch64"
+#else
+#define CS_BUILD_ARCH "other"
+#endif
+
 #define CS_STR2(x) #x
 #define CS_STR(x) CS_STR2(x)
 
@@ -18,13 +28,14 @@ void build_info_print(FILE *out)
 		"cli-sandbox-init %s\n"
 		"commit %s\n"
 		"linkage %s\n"
+		"arch %s\n"
 		"libnftnl %s\n"
 		"libmnl %s\n"
 		"libcap-ng %s\n"
 		"libseccomp %s (generated the seccomp filter at build time; not linked)\n"
 		"jansson %s\n"
 		"glibc %s (built against %s)\n",
-		CLI_SANDBOX_VERSION, CS_BUILD_COMMIT, CS_BUILD_LINKAGE,
+		CLI_SANDBOX_VERSION, CS_BUILD_COMMIT, CS_BUILD_LINKAGE, CS_BUILD_ARCH,
 		CS_BUILD_LIBNFTNL, CS_BUILD_LIBMNL, CS_BUILD_LIBCAP_NG,
 		CS_BUILD_LIBSECCOMP, CS_BUILD_JANSSON,
 		gnu_get_libc_version(), CS_STR(__GLIBC__) "." CS_STR(__GLIBC_MINOR__));

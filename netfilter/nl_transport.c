@@ -36,7 +36,8 @@ int nl_fail(struct cs_error *err, int errnum, const char *what, const char *deta
 	case EPROTONOSUPPORT:
 	case EAFNOSUPPORT:
 		return cs_fail(err, CS_EXIT_OSERR, "the kernel has no nf_tables support (%s%s%s); run on a kernel with nf_tables, or load it on the host: modprobe nf_tables; "
-			       "gVisor (runsc) has no nf_tables at all: run this pod with runc or Kata instead",
+			       "gVisor (runsc) has no nf_tables at all: run this pod with runc or Kata instead; "
+			       "qemu-user (an image of another architecture, through binfmt_misc) opens no NETLINK_NETFILTER socket: run on the image's own architecture",
 			       strerror(errnum), sep, d);
 	case ENOENT:
 		return cs_fail(err, CS_EXIT_OSERR, "the kernel could not create %s (%s%s%s): a netfilter module is probably missing; on the host run: modprobe nf_conntrack nft_ct nft_reject_inet",

@@ -19,7 +19,8 @@
 #      image and the switchable backends through it (tests/gateway/backends.sh,
 #      tests/gateway/backends_clis.sh), the gateway's path under a private dockerd and
 #      podman (tests/gateway/engine.sh), then the release checks
-#      (tests/release/signed_copy.sh, tests/release/image.sh); all skipped
+#      (tests/release/signed_copy.sh, tests/release/image.sh,
+#      tests/release/arm64_image.sh); all skipped
 #      with SKIP_IMAGE_TESTS=1
 # Every build uses -DCLI_SANDBOX_WERROR=ON: warnings are errors here.
 # Exits non-zero when any step fails; every step runs even after a failure.
@@ -150,6 +151,11 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	# manifests (the first image, the smallest, is the one pushed and signed)
 	step image-release sh tests/release/image.sh "$test_repo:claude" "$test_image" \
 		"$test_repo:codex" "$test_repo:pi"
+	# the arm64 init in an arm64 container under qemu-user (binfmt_misc registered by the
+	# test and removed after): --version, the dry run's ruleset the amd64 init's, and
+	# starts that fail closed where qemu-user cannot program netlink or seccomp
+	step image-release-arm64 env CLI_SANDBOX_AMD64_INIT="$OUT/release/cli-sandbox-init" \
+		timeout 3600 sh tests/release/arm64_image.sh
 fi
 
 if [ -n "$failed" ]; then

@@ -12,7 +12,10 @@
 #
 # Needs root, podman, and debootstrap (installed with apt-get when missing).
 # Environment: SUITE (default trixie), FORCE=1, MIRROR, SECURITY_MIRROR,
-# WORKDIR (parent of the temporary rootfs, default /var/tmp).
+# WORKDIR (parent of the temporary rootfs, default /var/tmp), BASE_ARCH (a Debian
+# architecture other than this machine's, e.g. arm64: debootstrap's second stage
+# then runs under qemu-user, so binfmt_misc needs a handler for it, as
+# tests/release/arm64_image.sh registers; the image is imported as that arch).
 
 set -eu
 
@@ -96,8 +99,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-step "debootstrap --variant=minbase $SUITE" \
-	timeout 1800 debootstrap --variant=minbase "$SUITE" "$ROOTFS" "$MIRROR"
+ARCH_ARGS=""
+[ -z "${BASE_ARCH:-}" ] || ARCH_ARGS="--arch=$BASE_ARCH"
+# shellcheck disable=SC2086 # empty or one word
+step "debootstrap $ARCH_ARGS --variant=minbase $SUITE" \
+	timeout 3600 debootstrap $ARCH_ARGS --variant=minbase "$SUITE" "$ROOTFS" "$MIRROR"
 
 configure_rootfs() {
 	{
@@ -121,11 +127,11 @@ step "configuring the rootfs" configure_rootfs
 
 import_rootfs() {
 	tar --numeric-owner --xattrs -C "$ROOTFS" -c . |
-		podman import \
+		podman import ${BASE_ARCH:+--arch "$BASE_ARCH"} \
 			--change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
 			--change 'ENV LANG=C.UTF-8' \
 			--change 'CMD ["/bin/bash"]' \
-			--message "debootstrap --variant=minbase $SUITE" \
+			--message "debootstrap $ARCH_ARGS --variant=minbase $SUITE" \
 			- "$IMAGE" >/dev/null
 }
 step "podman import as $IMAGE" import_rootfs
