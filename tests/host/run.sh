@@ -884,6 +884,13 @@ mkdir -p "$T/ro-ws" && chmod 755 "$T/ro-ws"
 cs doctor --json --interactive --workspace "$T/ro-ws"
 t "doctor --json (as uid 1000): a workspace the sandbox user cannot write fails, with a fix" \
 	jq_is '(j["ok"], c["workspace"]["ok"], "not writable by the sandbox user, uid 1000:1000" in c["workspace"]["detail"], "uid 1000" in c["workspace"]["fix"])' "(False, False, True, True)"
+cs --managed http://192.0.2.1:4000 --workspace "$T/ro-ws" claude -- -p hi
+t "a run whose workspace the sandbox user cannot write: a warning with the fix, before it starts" \
+	sh -c "grep -q 'warning: the workspace $T/ro-ws is not writable by the sandbox user, uid 1000:1000.*let uid 1000 write it' '$T/err' && [ -f '$FAKE_DIR/args' ]"
+chmod 777 "$T/ro-ws"
+cs --managed http://192.0.2.1:4000 --workspace "$T/ro-ws" claude -- -p hi
+t "... and none once it can" sh -c "! grep -q 'is not writable by the sandbox user' '$T/err' && [ -f '$FAKE_DIR/args' ]"
+chmod 755 "$T/ro-ws"
 if [ "$("$real_id" -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
 	FAKE_UID=0 cs doctor --json --interactive --workspace "$T/ro-ws"
 	t "doctor --json as root: tested as uid 1000 with setpriv, a root-owned 755 workspace fails" \
