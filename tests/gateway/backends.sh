@@ -31,6 +31,8 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$ROOT/tests/lib/tap.sh"
+# shellcheck source=tests/gateway/lib.sh
+. "$ROOT/tests/gateway/lib.sh"
 IMAGE=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:latest}
 GWIMAGE=${CLI_SANDBOX_GATEWAY_IMAGE:-localhost/cli-sandbox-gateway:latest}
 PYIMAGE=${CLI_SANDBOX_PYTHON_IMAGE:-localhost/cli-sandbox-python:test}
@@ -156,12 +158,7 @@ agent() {
 		# The gateway holds the key in its process only: not in its container's config.
 		gw_inspect_hits=$(podman inspect "$gw" | grep -cF "$KEY")
 		secrets_left=$(find /dev/shm ${XDG_RUNTIME_DIR:+"$XDG_RUNTIME_DIR"} -maxdepth 1 -name 'cli-sandbox-gateway.*' 2>/dev/null | wc -l)
-		refused=$(podman run --rm $LIMITS --network "$SBNET" "$PYIMAGE" python3 -c '
-import sys, urllib.request, urllib.error
-req = urllib.request.Request("http://%s:3456/v1/messages" % sys.argv[1], data=b"{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", headers={"content-type": "application/json"})
-try: print(urllib.request.urlopen(req, timeout=10).status)
-except urllib.error.HTTPError as e: print(e.code)
-except Exception as e: print("error", e)' "$gwip")
+		refused=$(tokenless_status "$SBNET" "$gwip")
 	fi
 	touch "$ws/inspected"
 	wait $run

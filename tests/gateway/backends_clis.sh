@@ -35,6 +35,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 # shellcheck disable=SC1091  # tests/lib/tap.sh: the shared TAP helper
 . "$ROOT/tests/lib/tap.sh"
+# shellcheck source=tests/gateway/lib.sh
+. "$ROOT/tests/gateway/lib.sh"
 IMAGE=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:opencode}
 GWIMAGE=${CLI_SANDBOX_GATEWAY_IMAGE:-localhost/cli-sandbox-gateway:latest}
 PYIMAGE=${CLI_SANDBOX_PYTHON_IMAGE:-localhost/cli-sandbox-python:test}
@@ -141,12 +143,7 @@ agent() {
 	fi
 	if [ -n "$gw" ]; then
 		gwip=$(podman inspect -f "{{(index .NetworkSettings.Networks \"$SBNET\").IPAddress}}" "$gw")
-		refused=$(podman run --rm $LIMITS --network "$SBNET" "$PYIMAGE" python3 -c '
-import sys, urllib.request, urllib.error
-req = urllib.request.Request("http://%s:3456/v1/messages" % sys.argv[1], data=b"{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", headers={"content-type": "application/json"})
-try: print(urllib.request.urlopen(req, timeout=10).status)
-except urllib.error.HTTPError as e: print(e.code)
-except Exception as e: print("error", e)' "$gwip")
+		refused=$(tokenless_status "$SBNET" "$gwip")
 	fi
 	touch "$ws/inspected"
 	wait $run
