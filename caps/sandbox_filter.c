@@ -10,6 +10,7 @@
 #include "caps/sandbox_filter.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/netlink.h>
 #include <linux/filter.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -91,6 +93,21 @@ static bool refused_socket(int family, int type, int protocol, int want, int *go
 	return fd < 0 && *got == want;
 }
 
+/* A call that sets a setuid or setgid mode, refused with EPERM by the
+ * filter only.  Both have no effect without the filter either:
+ * fchmod(-1) says EBADF and openat of "" says ENOENT; so the probes prove
+ * the rules of both families without touching a file. */
+static bool refused_setid(bool open_family, int *got)
+{
+	long rc = open_family ? syscall(SYS_openat, -1, "", O_WRONLY | O_CREAT | O_CLOEXEC, S_ISGID | 0644)
+			      : syscall(SYS_fchmod, -1, S_ISUID | 0755);
+
+	*got = rc < 0 ? errno : 0;
+	if (rc >= 0 && open_family)
+		close((int)rc);
+	return rc < 0 && *got == EPERM;
+}
+
 int sandbox_filter_verify(struct cs_error *err)
 {
 	long mode = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
@@ -114,6 +131,17 @@ int sandbox_filter_verify(struct cs_error *err)
 			       "the seccomp filter does not refuse socket(AF_VSOCK) (%s instead of EAFNOSUPPORT); "
 			       "the command is not started, check for a runtime policy that fakes seccomp(2)",
 			       got ? strerrorname_np(got) : "a socket");
+	/* The setuid/setgid rules (issue 31), one probe per family. */
+	if (!refused_setid(false, &got))
+		return cs_fail(err, CS_EXIT_OSERR,
+			       "the seccomp filter does not refuse fchmod(-1, 04755) (%s instead of EPERM): it is not the one installed; "
+			       "the command is not started, check for a runtime policy that fakes seccomp(2)",
+			       got ? strerrorname_np(got) : "success");
+	if (!refused_setid(true, &got))
+		return cs_fail(err, CS_EXIT_OSERR,
+			       "the seccomp filter does not refuse openat(O_CREAT, 02644) (%s instead of EPERM): it is not the one installed; "
+			       "the command is not started, check for a runtime policy that fakes seccomp(2)",
+			       got ? strerrorname_np(got) : "a file");
 	return 0;
 }
 

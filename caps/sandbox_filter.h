@@ -16,6 +16,13 @@
  *    them: codex's per-command sandbox (bubblewrap), rootless containers.
  *  - io_uring (ENOSYS), userfaultfd, bpf, perf_event_open and the kernel
  *    keyring (EPERM), as the engines' default profiles do.
+ *  - setuid and setgid bits (issue 31): chmod, fchmod, fchmodat, fchmodat2,
+ *    creat, mkdir, mkdirat, mknod, mknodat, and open/openat that create,
+ *    with S_ISUID or S_ISGID in the mode (EPERM); openat2, whose mode the
+ *    filter cannot read (ENOSYS, so callers fall back to openat).
+ *    no_new_privs does not stop the command from making a setuid file, and
+ *    one left in the workspace runs as the sandbox's uid for anyone on the
+ *    host.
  *  - system calls of another architecture (i386, x32): the process is killed.
  * Everything else is allowed: the runtime's own profile, if any, still
  * applies on top.  See docs/privileges.md.
@@ -45,8 +52,9 @@ int sandbox_filter_install(bool allow_userns, struct cs_error *err);
 /* The filter in force, read back: prctl(PR_GET_SECCOMP) is 2 (filter mode)
  * and calls that only the filter refuses are refused with its errno
  * (socket(AF_NETLINK, NETLINK_GENERIC): EPROTONOSUPPORT, where without it
- * every kernel opens one; socket(AF_VSOCK): EAFNOSUPPORT).  0, or -1 with
- * err (71). */
+ * every kernel opens one; socket(AF_VSOCK): EAFNOSUPPORT; fchmod(-1,
+ * 04755) and openat(-1, "", O_CREAT, 02644): EPERM, where the kernel says
+ * EBADF and ENOENT).  0, or -1 with err (71). */
 int sandbox_filter_verify(struct cs_error *err);
 
 /* The resolver child's filter (profiles/lookup.h runs the isolation that

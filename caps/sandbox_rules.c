@@ -4,6 +4,7 @@
 #include "caps/sandbox_rules.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/netlink.h>
 #include <sched.h>
 #include <seccomp.h>
@@ -136,6 +137,110 @@ static int deny_kernel_interfaces(scmp_filter_ctx ctx)
 	return rc;
 }
 
+/* ---- No setuid or setgid bits -----------------------------------------
+ * no_new_privs keeps the command from gaining privileges through a setuid
+ * file, but not from making one: a file it leaves setuid (or setgid) in
+ * the workspace or a state folder runs, for any local user on the host, as
+ * the sandbox's uid (for a person, their own).  So every call that sets a
+ * mode refuses one with S_ISUID or S_ISGID (EPERM, what the kernel says to
+ * a chmod it refuses).  The kernel reads the mode as umode_t, so testing
+ * the two bits (MASKED_EQ with each alone) ignores any garbage around them.
+ * A setgid directory is refused too: the filter cannot tell a directory
+ * from a file, and the bit is never needed in a workspace.
+ *
+ * open/openat judge the mode only when the call creates a file (O_CREAT,
+ * or O_TMPFILE's own bit), exactly when the kernel reads it (WILL_CREATE in
+ * fs/open.c): elsewhere the register holds whatever the caller left there
+ * (Rust's std passes 0666 to every open, some callers pass their create
+ * mode to every open), and refusing a plain open of an existing file on
+ * that would break reads for nothing.  The other calls always use their
+ * mode.  mkdir/mkdirat: Linux drops S_ISUID and S_ISGID from mkdir's mode
+ * (the directory inherits S_ISGID from its parent only), so those rules
+ * refuse what would not happen anyway; they keep the rule "no call with the
+ * bits" simple to state and to test, and cost a few instructions.
+ *
+ * openat2 carries its mode inside struct open_how, behind a pointer the
+ * filter cannot read: ENOSYS, so that its callers (systemd, recent runtimes)
+ * fall back to openat, which is judged above; glibc's open never uses it.
+ *
+ * Other ABIs (i386, x32) are killed before any of this (the bad-architecture
+ * action and libseccomp's x32 range check), so their chmod needs no rule. */
+#define SETID_BITS_N 2
+static const unsigned setid_bits[SETID_BITS_N] = { S_ISUID, S_ISGID };
+
+/* O_TMPFILE is __O_TMPFILE | O_DIRECTORY; the kernel decides on __O_TMPFILE
+ * alone, which glibc does not export. */
+#define TMPFILE_BIT ((unsigned)O_TMPFILE & ~(unsigned)O_DIRECTORY)
+
+/* System calls libseccomp may not know by name.  fchmodat2 (Linux 6.6)
+ * arrived in libseccomp 2.5.5/2.6.0: upstream 2.5.4 (what Debian 12 names;
+ * its 2.5.4-1+deb12u1 knows it) would leave the call unfiltered, and a
+ * libc that calls fchmodat2 (glibc 2.39's fchmodat with flags) would set
+ * the bits through it.  The numbers are those of the unified system-call
+ * table (since 5.1 every architecture but alpha, ia64 and mips uses them),
+ * listed for the architectures sandbox_filter.c knows; anywhere else an
+ * unknown name fails the build rather than leaving a hole. */
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) || defined(__riscv) || \
+	defined(__powerpc64__) || defined(__s390x__)
+#define NR_FCHMODAT2_FALLBACK 452
+#define NR_OPENAT2_FALLBACK 437
+#else
+#define NR_FCHMODAT2_FALLBACK __NR_SCMP_ERROR
+#define NR_OPENAT2_FALLBACK __NR_SCMP_ERROR
+#endif
+
+/* The call's number: libseccomp's, else the fallback; __NR_SCMP_ERROR when
+ * the architecture has no such call. */
+static int call_nr(const char *name, int fallback)
+{
+	int nr = seccomp_syscall_resolve_name(name);
+
+	return nr != __NR_SCMP_ERROR ? nr : fallback;
+}
+
+static int deny_setid_modes(scmp_filter_ctx ctx)
+{
+	/* mode_arg: the mode's argument; flags_arg: open's flags, or -1 where
+	 * the mode is always used.  chmod, open, creat, mkdir and mknod are
+	 * absent on aarch64 and riscv64 (the *at calls only). */
+	static const struct { const char *name; unsigned mode_arg; int flags_arg; int fallback; } calls[] = {
+		{ "chmod", 1, -1, __NR_SCMP_ERROR }, { "fchmod", 1, -1, __NR_SCMP_ERROR },
+		{ "fchmodat", 2, -1, __NR_SCMP_ERROR }, { "fchmodat2", 2, -1, NR_FCHMODAT2_FALLBACK },
+		{ "creat", 1, -1, __NR_SCMP_ERROR }, { "mkdir", 1, -1, __NR_SCMP_ERROR },
+		{ "mkdirat", 2, -1, __NR_SCMP_ERROR }, { "mknod", 1, -1, __NR_SCMP_ERROR },
+		{ "mknodat", 2, -1, __NR_SCMP_ERROR }, { "open", 2, 1, __NR_SCMP_ERROR },
+		{ "openat", 3, 2, __NR_SCMP_ERROR },
+	};
+	static const unsigned creating[] = { O_CREAT, TMPFILE_BIT };
+	int rc = 0, nr;
+
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]) && rc == 0; i++) {
+		nr = call_nr(calls[i].name, calls[i].fallback);
+		if (nr == __NR_SCMP_ERROR) {
+			if (strcmp(calls[i].name, "fchmodat2") == 0)
+				return -ENOSYS;  /* an architecture without a known number: no hole */
+			continue;  /* not a system call of this architecture */
+		}
+		for (size_t b = 0; b < SETID_BITS_N && rc == 0; b++) {
+			struct scmp_arg_cmp mode = SCMP_CMP(calls[i].mode_arg, SCMP_CMP_MASKED_EQ, setid_bits[b], setid_bits[b]);
+
+			if (calls[i].flags_arg < 0) {
+				rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, mode);
+				continue;
+			}
+			for (size_t c = 0; c < sizeof(creating) / sizeof(creating[0]) && rc == 0; c++)
+				rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 2, mode,
+						      SCMP_CMP((unsigned)calls[i].flags_arg, SCMP_CMP_MASKED_EQ, creating[c], creating[c]));
+		}
+	}
+	nr = call_nr("openat2", NR_OPENAT2_FALLBACK);
+	if (rc == 0 && nr == __NR_SCMP_ERROR)
+		return -ENOSYS;
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
+	return rc;
+}
+
 /* The context for one variant.  Anything else, any architecture but ours
  * (i386 and x32 system calls on x86_64 included), kills the process: a
  * filter that a 32-bit entry point could bypass would be no filter. */
@@ -177,6 +282,10 @@ static scmp_filter_ctx build(bool allow_userns, int *rc, const char **what)
 	if (*rc == 0) {
 		*what = "the kernel-interface rules";
 		*rc = deny_kernel_interfaces(ctx);
+	}
+	if (*rc == 0) {
+		*what = "the setuid/setgid mode rules";
+		*rc = deny_setid_modes(ctx);
 	}
 	if (*rc != 0) {
 		seccomp_release(ctx);
