@@ -116,6 +116,7 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	step image-docker sh tests/image/docker.sh
 	# the limits (a fork bomb, a memory hog, a CPU hog) under podman and dockerd
 	step image-limits sh tests/image/limits.sh
+	step image-setuid env CLI_SANDBOX_TEST_IMAGE="$test_repo:claude" sh tests/image/setuid.sh
 	# the same image: each CLI does agent work under podman and dockerd
 	step image-agent-work sh tests/image/agent_work.sh
 	# codex's sandbox chosen by the operator: 78 unless user namespaces work

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC1091,SC2016 # the sourced helper; sh -c scripts expand their own arguments
 # No setuid or setgid bits (issue 31): under the init's seccomp filter, every
 # system call that sets a mode refuses S_ISUID and S_ISGID with EPERM and the
 # file stays without them (chmod, fchmod, fchmodat, fchmodat2, open and
@@ -32,6 +33,8 @@ cp "$PROBE_BIN" "$T/setuid_probe" && chmod 755 "$T/setuid_probe" || exit 1
 for d in control direct pid1 tools; do
 	mkdir "$T/$d" && chown "$U:$U" "$T/$d" || exit 1
 done
+# a folder that is setgid already, as under a setgid folder on the host
+mkdir "$T/tools/sgid" && chown "$U:$U" "$T/tools/sgid" && chmod 2755 "$T/tools/sgid" || exit 1
 
 ENV="PATH=/usr/local/bin:/usr/bin:/bin CLI_SANDBOX_EGRESS_PROFILE=interactive SKIP_EGRESS_FIREWALL=true CLI_SANDBOX_USER=$U:$U"
 [ -n "${ASAN_OPTIONS:-}" ] && ENV="$ENV ASAN_OPTIONS=$ASAN_OPTIONS"
@@ -63,13 +66,13 @@ mkdirat_4755 mknod_4755 mknodat_2755"
 # Linux drops both bits from mkdir's mode: there the control proves nothing
 # about the bits, only that the call itself works without the filter.
 for k in $REFUSED; do
-	c=$(got control $k)
+	c=$(got control "$k")
 	case $c in
 	n/a) continue ;;
 	ENOSYS) echo "# control: $k says ENOSYS (an older kernel): the filtered answer may be ENOSYS too" ;;
 	ok) case $k in
-		mkdir*) ok "control: without the filter $k works ($(mode_of control $k))" true ;;
-		*) ok "control: without the filter $k sets the bits ($(mode_of control $k))" has_setid "$(mode_of control $k)" ;;
+		mkdir*) ok "control: without the filter $k works ($(mode_of control "$k"))" true ;;
+		*) ok "control: without the filter $k sets the bits ($(mode_of control "$k"))" has_setid "$(mode_of control "$k")" ;;
 		esac ;;
 	*) t_fail "control: $k failed without the filter ($c)" ;;
 	esac
@@ -79,7 +82,7 @@ for how in direct pid1; do
 	run "$how" "$how" "$T/setuid_probe" "$T/$how"
 	ok "$how: the probe ran under the init (exit 0)" [ "$(cat "$T/$how.rc")" = 0 ]
 	for k in $REFUSED; do
-		c=$(got control $k) g=$(got "$how" $k) m=$(mode_of "$how" $k)
+		c=$(got control "$k") g=$(got "$how" "$k") m=$(mode_of "$how" "$k")
 		if [ "$c" = n/a ]; then
 			t_skip "$how: $k: not a system call of this architecture"
 			continue
@@ -93,14 +96,14 @@ for how in direct pid1; do
 		ok "$how: $k leaves no setuid/setgid bit ($m)" no_setid "$m"
 	done
 	for k in openat2_creat_4755 openat2_plain; do
-		ok "$how: $k says ENOSYS, so libc falls back to openat (got $(got "$how" $k); control $(got control $k))" \
-			[ "$(got "$how" $k)" = ENOSYS ]
+		ok "$how: $k says ENOSYS, so libc falls back to openat (got $(got "$how" "$k"); control $(got control "$k"))" \
+			[ "$(got "$how" "$k")" = ENOSYS ]
 	done
 	ok "$how: openat2 left no file behind" [ "$(mode_of "$how" openat2_creat_4755)" = absent ]
 	for kv in chmod_755:755 open_creat_644:644 open_nocreat_4755:644 mkdir_755:755 chmod_1777_dir:1777; do
 		k=${kv%%:*} want=${kv#*:}
-		ok "$how: $k works, mode $want (got $(got "$how" $k) $(mode_of "$how" $k))" \
-			[ "$(got "$how" $k) $(mode_of "$how" $k)" = "ok $want" ]
+		ok "$how: $k works, mode $want (got $(got "$how" "$k") $(mode_of "$how" "$k"))" \
+			[ "$(got "$how" "$k") $(mode_of "$how" "$k")" = "ok $want" ]
 	done
 done
 # Without the filter, openat2 (Linux 5.6) creates the file with the bits.
@@ -113,7 +116,9 @@ fi
 # shellcheck disable=SC2016 # expanded by the inner shell
 run tools direct sh -c 'umask 022 && cd "$1" && touch f && mkdir d &&
 	{ chmod 4755 f; echo "chmod_4755 $?"; chmod g+s d; echo "chmod_gs_dir $?"; chmod u+s f; echo "chmod_us $?"
-	  chmod 755 f; echo "chmod_755 $?"; stat -c "mode_f %a" f; stat -c "mode_d %a" d; }' - "$T/tools"
+	  chmod 755 f; echo "chmod_755 $?"; stat -c "mode_f %a" f; stat -c "mode_d %a" d
+	  chmod 755 sgid 2>/dev/null; echo "chmod_755_sgid $?"; chmod g-s sgid; echo "chmod_gminus_sgid $?"
+	  stat -c "mode_sgid %a" sgid; }' - "$T/tools"
 ok "tools: the shell ran (exit 0)" [ "$(cat "$T/tools.rc")" = 0 ]
 for k in chmod_4755 chmod_gs_dir chmod_us; do
 	ok "tools: coreutils $k fails (status $(got tools $k))" [ "$(got tools $k)" = 1 ]
@@ -122,4 +127,9 @@ ok "tools: 'Operation not permitted' is what chmod says" grep -q 'Operation not 
 ok "tools: coreutils chmod 755 works" [ "$(got tools chmod_755)" = 0 ]
 ok "tools: the file is 755, without bits (got $(got tools mode_f))" [ "$(got tools mode_f)" = 755 ]
 ok "tools: the directory has no setgid bit (got $(got tools mode_d))" [ "$(got tools mode_d)" = 755 ]
+# The documented cost: GNU chmod keeps a directory's setgid bit on a numeric
+# mode, so 'chmod 755' asks for 02755 there; 'chmod g-s' clears it.
+ok "tools: chmod 755 on an already setgid directory is refused (it asks for 02755)" [ "$(got tools chmod_755_sgid)" = 1 ]
+ok "tools: chmod g-s clears the bit (status $(got tools chmod_gminus_sgid), mode $(got tools mode_sgid))" \
+	[ "$(got tools chmod_gminus_sgid) $(got tools mode_sgid)" = "0 755" ]
 t_done
