@@ -189,13 +189,15 @@ static const unsigned setid_bits[SETID_BITS_N] = { S_ISUID, S_ISGID };
 #define NR_OPENAT2_FALLBACK __NR_SCMP_ERROR
 #endif
 
-/* The call's number: libseccomp's, else the fallback; __NR_SCMP_ERROR when
- * the architecture has no such call. */
+/* The call's number: libseccomp's, else the fallback; negative when the
+ * architecture has no such call (libseccomp answers __NR_SCMP_ERROR for a
+ * name it does not know, and a negative pseudo-number, e.g. chmod on
+ * aarch64, for one the architecture lacks). */
 static int call_nr(const char *name, int fallback)
 {
 	int nr = seccomp_syscall_resolve_name(name);
 
-	return nr != __NR_SCMP_ERROR ? nr : fallback;
+	return nr >= 0 ? nr : fallback;
 }
 
 static int deny_setid_modes(scmp_filter_ctx ctx)
@@ -216,7 +218,7 @@ static int deny_setid_modes(scmp_filter_ctx ctx)
 
 	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]) && rc == 0; i++) {
 		nr = call_nr(calls[i].name, calls[i].fallback);
-		if (nr == __NR_SCMP_ERROR) {
+		if (nr < 0) {
 			if (strcmp(calls[i].name, "fchmodat2") == 0)
 				return -ENOSYS;  /* an architecture without a known number: no hole */
 			continue;  /* not a system call of this architecture */
@@ -234,7 +236,7 @@ static int deny_setid_modes(scmp_filter_ctx ctx)
 		}
 	}
 	nr = call_nr("openat2", NR_OPENAT2_FALLBACK);
-	if (rc == 0 && nr == __NR_SCMP_ERROR)
+	if (rc == 0 && nr < 0)
 		return -ENOSYS;
 	if (rc == 0)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
