@@ -176,10 +176,11 @@ static const unsigned setid_bits[SETID_BITS_N] = { S_ISUID, S_ISGID };
  * arrived in libseccomp 2.5.5/2.6.0: upstream 2.5.4 (what Debian 12 names;
  * its 2.5.4-1+deb12u1 knows it) would leave the call unfiltered, and a
  * libc that calls fchmodat2 (glibc 2.39's fchmodat with flags) would set
- * the bits through it.  The numbers are those of the unified system-call
- * table (since 5.1 every architecture but alpha, ia64 and mips uses them),
- * listed for the architectures sandbox_filter.c knows; anywhere else an
- * unknown name fails the build rather than leaving a hole. */
+ * the bits through it.  Since Linux 5.1 a new system call gets the same
+ * number on every architecture (alpha, ia64 and mips add an offset of their
+ * own), so the fallbacks hold for the architectures sandbox_filter.c knows,
+ * x86_64 and aarch64 (the cross build) among them; anywhere else a name
+ * libseccomp does not know fails the build rather than leave a hole. */
 #if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) || defined(__riscv) || \
 	defined(__powerpc64__) || defined(__s390x__)
 #define NR_FCHMODAT2_FALLBACK 452
