@@ -127,27 +127,29 @@ static bool same_answer(const struct probe_answer *x, const struct probe_answer 
 
 enum verdict classify_endpoint(const struct probe_answer a[PROBE_N], unsigned *speaks)
 {
-	bool any = false, masked = false;
+	bool any = false, control_answers = false;
 
 	*speaks = 0;
 	for (int p = 0; p < PROBE_N; p++)
 		any = any || a[p].status != 0;
 	if (!any)
 		return VERDICT_SILENT;
+	/* A control that gets anything but "no such route" shows a server that
+	 * answers before (or instead of) routing: only what differs from it
+	 * proves a route. */
+	control_answers = route_status(a[PROBE_CONTROL_POST].status) || route_status(a[PROBE_CONTROL_GET].status);
 	for (int p = 0; p < PROBE_CONTROL_POST; p++) {
 		const struct probe_answer *control = &a[probes[p].post ? PROBE_CONTROL_POST : PROBE_CONTROL_GET];
 
 		if (!answer_speaks((enum probe_path)p, a[p].status, a[p].body, a[p].len))
 			continue;
-		if (control->status != 0 && same_answer(&a[p], control)) {
-			masked = true;  /* what any path gets: it proves no route */
-			continue;
-		}
+		if (route_status(control->status) && same_answer(&a[p], control))
+			continue;  /* what any path gets: it proves no route */
 		*speaks |= probes[p].api;
 	}
 	if (*speaks)
 		return VERDICT_OK;
-	return masked ? VERDICT_SAME_EVERYWHERE : VERDICT_NO_API;
+	return control_answers ? VERDICT_SAME_EVERYWHERE : VERDICT_NO_API;
 }
 
 const char *type_of_speaks(unsigned speaks)
