@@ -24,7 +24,7 @@ static void copy(char *dst, const char *src, size_t n)
 }
 
 /* One key=value word after the URL. */
-static const char *parse_attr(struct endpoint *e, const char *w, size_t n)
+static const char *parse_attr(struct endpoint *e, const char *w, size_t n, unsigned *seen)
 {
 	const char *eq = memchr(w, '=', n);
 	size_t k, vn;
@@ -35,6 +35,11 @@ static const char *parse_attr(struct endpoint *e, const char *w, size_t n)
 	k = (size_t)(eq - w);
 	v = eq + 1;
 	vn = n - k - 1;
+	/* each key once: a second would silently win over the first */
+	unsigned bit = k == 4 ? 1u : k == 6 ? 2u : k == 5 ? 4u : k == 7 ? 8u : 0u;
+	if (*seen & bit)
+		return "a KEY= word given twice; keep one";
+	*seen |= bit;
 	if (k == 4 && memcmp(w, "type", 4) == 0) {
 		if (!valid_type(v, vn))
 			return "bad type=; use anthropic, openai, ollama or gemini";
@@ -61,6 +66,7 @@ static const char *parse_attr(struct endpoint *e, const char *w, size_t n)
 static const char *parse_line(const char *s, size_t n, struct endpoint *e, bool *empty, struct cs_error *uerr)
 {
 	size_t words = 0;
+	unsigned seen = 0;
 
 	memset(e, 0, sizeof(*e));
 	*empty = false;
@@ -88,7 +94,7 @@ static const char *parse_line(const char *s, size_t n, struct endpoint *e, bool 
 				return uerr->msg;
 			copy(e->url, s + start, len);
 		} else {
-			const char *why = parse_attr(e, s + start, len);
+			const char *why = parse_attr(e, s + start, len, &seen);
 			if (why)
 				return why;
 		}
