@@ -21,6 +21,13 @@ static const char help[] =
 
 static const char *const key_vars[] = { "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY", "GEMINI_API_KEY", NULL };
 
+/* The runner's gateway image (host/lib/gateway.sh). */
+static const char *gateway_image(void)
+{
+	const char *g = getenv("CLI_SANDBOX_GATEWAY_IMAGE");
+	return g && *g ? g : "localhost/cli-sandbox-gateway:latest";
+}
+
 static void line(json_t *lines, bool json, const char *text)
 {
 	json_array_append_new(lines, json_string(text));
@@ -100,8 +107,22 @@ int cmd_quickstart(int argc, char **argv)
 			if (plan_make(clis[c], &eps->e[i], false, &p) != 0)
 				continue;
 			sh_quote(eps->e[i].name, q, sizeof(q));
+			/* the runner wants a key: the endpoint's variable, else the CLI's own */
+			const char *kv = eps->e[i].key_env[0] ? eps->e[i].key_env : p.token_vars[0];
+			if (kv && !(getenv(kv) && *getenv(kv))) {
+				snprintf(buf, sizeof(buf), "# %s to %s needs its key: export %s first%s", clis[c], q, kv,
+					 eps->e[i].key_env[0] ? "" : " (or add the endpoint again with --key-env VAR)");
+				line(lines, json, buf);
+				continue;
+			}
 			snprintf(buf, sizeof(buf), "cli-sandbox --engine %s --endpoint %s --dry-run %s", engine, q, clis[c]);
 			line(lines, json, buf);
+			/* translation runs in the gateway's image: a run needs it built */
+			if (p.route == ROUTE_TRANSLATOR && !engine_image_id(engine, gateway_image(), id, sizeof(id))) {
+				snprintf(buf, sizeof(buf), "# %s to %s needs the gateway's image: sh image/build.sh --cli gateway", clis[c], q);
+				line(lines, json, buf);
+				continue;
+			}
 			snprintf(buf, sizeof(buf), "cli-sandbox --engine %s --endpoint %s %s", engine, q, clis[c]);
 			line(lines, json, buf);
 		}
