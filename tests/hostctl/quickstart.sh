@@ -105,6 +105,8 @@ ok "version --json: version, commit, the images present with their init" \
 as_person "cli-sandbox-ctl platform --json" >"$T/out" 2>&1
 ok "platform --json: every fact with its meaning" \
 	python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["facts"]; n=[x["name"] for x in f]; assert all(x["meaning"] for x in f) and {"os","architecture","kernel","engine","mode","cgroup","user namespaces","seccomp","IA32 emulation","CAP_SYS_RESOURCE"} <= set(n), n' "$T/out"
+as_person "cli-sandbox --version" >"$T/out" 2>&1
+ok "the runner hands --version to cli-sandbox-ctl: version and commit" grep -q '^cli-sandbox [0-9.]* (commit [0-9a-f]' "$T/out"
 for c in version platform quickstart init endpoints plan status; do
 	as_person "cli-sandbox-ctl $c --help" >"$T/out" 2>&1
 	ok "$c --help" grep -q "^Usage: cli-sandbox-ctl $c" "$T/out"
