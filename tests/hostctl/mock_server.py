@@ -87,7 +87,13 @@ def gemini(method, path, keyed):
     return 404, "text/html", "<!DOCTYPE html><html lang=en><title>Error 404 (Not Found)!!1</title>"
 
 
+def redirect(method, path, keyed):
+    # not a model server: sends every request elsewhere (here: /elsewhere on itself)
+    return 307, "text/plain", "moved"
+
+
 FAMILIES = {
+    "redirect": redirect,
     "ollama-0.12": ollama("0.12.6", False, False),
     "ollama-0.13.3": ollama("0.13.3", False, True),
     "ollama-0.14": ollama("0.14.1", True, True),
@@ -115,6 +121,8 @@ class Handler(BaseHTTPRequestHandler):
         status, ctype, body = FAMILIES[FAMILY](method, self.path, keyed)
         data = body.encode()
         self.send_response(status)
+        if status == 307:
+            self.send_header("location", "/elsewhere" + self.path)
         self.send_header("content-type", ctype)
         self.send_header("content-length", str(len(data)))
         self.end_headers()

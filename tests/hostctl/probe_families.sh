@@ -67,6 +67,15 @@ ok "the key's value is in no output and not in the endpoints file" \
 	sh -c '! grep -rqF "$1" "$2/out" "$2/home"' _ "$KEY_VALUE" "$tmp"
 ok "the file names the variable instead" grep -q '^vllm .* key-env=PROBE_TEST_KEY$' "$tmp/home/endpoints"
 
+# A server that redirects: the probe follows no redirect, so the key goes nowhere else.
+start redirect "$KEY_VALUE"
+"$ctl" endpoints add redirect "$URL" --key-env PROBE_TEST_KEY >"$tmp/out" 2>&1
+rc=$?
+stop
+ok "a redirecting server: refused (exit 2), no API" [ "$rc" -eq 2 ]
+# shellcheck disable=SC2016 # expanded by the inner shell
+ok "... and no redirect was followed (it was asked, nothing asked for /elsewhere)" sh -c 'grep -q "GET /api/version" "$1" && ! grep -q elsewhere "$1"' _ "$tmp/port.log"
+
 # Nothing listening: one line with the fix, quickly (the first refused
 # connection stops the probe).
 "$ctl" endpoints add none http://127.0.0.1:9 >"$tmp/out" 2>&1
