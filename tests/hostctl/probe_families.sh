@@ -87,4 +87,20 @@ ok "a silent URL: refused (exit 2) with the fix (--type)" \
 # The plan follows the probe: claude direct (through the broker) to Ollama 0.14.
 # shellcheck disable=SC2016 # expanded by the inner shell
 ok "claude's plan to ollama-0.14: broker, Messages" sh -c '"$1" plan --cli claude --endpoint ollama-0.14 | grep -qx "route=broker"' _ "$ctl"
+# The runner's way of reading a plan: a while-read loop and a case, no eval.
+"$ctl" plan --cli claude --endpoint ollama-0.14 >"$tmp/plan"
+route='' upstream='' env='' vars=''
+while IFS='=' read -r k v; do
+	case $k in
+	route) route=$v ;;
+	upstream) upstream=$v ;;
+	env) env=$v ;;
+	token_var) vars="$vars $v" ;;
+	esac
+done <"$tmp/plan"
+read_plan_ok() {
+	[ "$route" = broker ] && [ "$env" = CLAUDE_CODE_ATTRIBUTION_HEADER=0 ] && [ "$vars" = " ANTHROPIC_API_KEY" ] &&
+		case $upstream in http://127.0.0.1:*/v1) false ;; http://127.0.0.1:*) true ;; *) false ;; esac
+}
+ok "a sh read loop gets the plan: route, the root as upstream, NAME=VALUE env, token variables" read_plan_ok
 t_done
