@@ -190,8 +190,10 @@ static int use_or_rm(struct store *s, bool use, const char *name, bool json)
 
 	if (home_file("current", cur_path, sizeof(cur_path), &err) != 0)
 		return ctl_fail(&err);
-	if (!valid_endpoint_name(name, strlen(name)) || !endpoints_find(s->eps, name))
-		return ctl_usage("no endpoint of that name: list them with cli-sandbox endpoints list");
+	if (!valid_endpoint_name(name, strlen(name)))
+		return ctl_usage("bad endpoint name: use letters, digits, '-', '_' and '.', starting with a letter or digit");
+	if (!endpoints_find(s->eps, name))  /* the name is safe to print: the rule above */
+		return ctl_usage("no endpoint named '%s': see 'cli-sandbox endpoints list'", name);
 	if (use) {
 		snprintf(line, sizeof(line), "%s\n", name);
 		if (write_file_atomic(cur_path, line, strlen(line), &err) != 0)
@@ -209,8 +211,7 @@ static int use_or_rm(struct store *s, bool use, const char *name, bool json)
 		json_object_set_new(o, use ? "selected" : "removed", json_string(name));
 		return ctl_print_json(o);
 	}
-	printf("%s %s\n", use ? "selected" : "removed", name);
-	return 0;
+	return 0;  /* silent, as the runner's use and rm */
 }
 
 int cmd_endpoints(int argc, char **argv)

@@ -89,6 +89,19 @@ as_person "cli-sandbox-ctl quickstart --json" >"$T/json"
 ok "quickstart --json is one object with the same lines" \
 	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["engine"]=="podman" and "LOCAL_MODEL_KEY" in o["key_variables"] and o["lines"]' "$T/json"
 
+as_person "cli-sandbox-ctl endpoints rm local" >"$T/out" 2>&1
+# shellcheck disable=SC2016 # expanded by the inner shell
+ok "endpoints rm: silent, the line gone, and the selection with it" \
+	sh -c '[ ! -s "$1/out" ] && ! grep -q "^local " "$1/home/.config/cli-sandbox/endpoints" && [ ! -e "$1/home/.config/cli-sandbox/current" ]' _ "$T"
+as_person "cli-sandbox-ctl endpoints use local" >"$T/out" 2>&1
+rc=$?
+# shellcheck disable=SC2016 # expanded by the inner shell
+ok "endpoints use of a removed name: exit 2, named" sh -c '[ "$1" -eq 2 ] && grep -q "no endpoint named .local." "$2"' _ "$rc" "$T/out"
+as_person "cli-sandbox endpoints list --json" >"$T/out" 2>&1
+as_person "cli-sandbox-ctl endpoints list --json" >"$T/out2" 2>&1
+ok "the runner's endpoints list --json and the program's agree on the same file" \
+	python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); assert a==b, (a,b)' "$T/out" "$T/out2"
+
 as_person "cli-sandbox-ctl init" >"$T/out" 2>&1
 ok "init writes the config where CLI_SANDBOX_HOME points (here the default)" grep -q 'endpoints file' "$T/home/.config/cli-sandbox/config"
 ok "the config names the one endpoints file" grep -qF "#   $T/home/.config/cli-sandbox/endpoints" "$T/home/.config/cli-sandbox/config"
