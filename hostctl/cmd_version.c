@@ -30,7 +30,7 @@ static void sibling(const char *image, const char *cli, char *out, size_t len)
 
 int cmd_version(int argc, char **argv)
 {
-	char engine[16] = "", id[256], init[512], name[512], seen_id[8][256], seen_init[8][512];
+	char engine[16] = "", id[256], digest[256], init[512], name[512], seen_id[8][256], seen_init[8][512];
 	int n_seen = 0;
 	const char *why = NULL, *image = engine_image();
 	bool json, short_only = false, have_engine;
@@ -72,13 +72,16 @@ int cmd_version(int argc, char **argv)
 			snprintf(seen_id[n_seen], sizeof(seen_id[0]), "%s", id);
 			snprintf(seen_init[n_seen++], sizeof(seen_init[0]), "%s", init);
 		}
+		if (!engine_image_digest(engine, name, digest, sizeof(digest)))
+			digest[0] = '\0';
 		img = json_object();
 		json_object_set_new(img, "image", json_string(name));
 		json_object_set_new(img, "id", json_string(id));
+		json_object_set_new(img, "digest", digest[0] ? json_string(digest) : json_null());
 		json_object_set_new(img, "init", json_string(init));
 		json_array_append_new(images, img);
 		if (!json)
-			printf("  %s %s: %s\n", name, id, init);
+			printf("  %s: id %.12s%s%.19s, %s\n", name, id, digest[0] ? ", digest " : "", digest, init);
 	}
 	if (!json && have_engine && json_array_size(images) == 0)
 		printf("  no image of %s in %s: build one with image/build.sh\n", image, engine);

@@ -54,6 +54,21 @@ bool engine_image_id(const char *engine, const char *image, char *out, size_t le
 	return spawn_capture(argv, out, len, 10000) == 0 && out[0];
 }
 
+bool engine_image_digest(const char *engine, const char *image, char *out, size_t len)
+{
+	char *argv[] = { (char *)engine, "image", "inspect", "--format",
+			 strcmp(engine, "podman") == 0 ? "{{.Digest}}" : "{{if .RepoDigests}}{{index .RepoDigests 0}}{{end}}",
+			 (char *)image, NULL };
+	char *at;
+
+	if (spawn_capture(argv, out, len, 10000) != 0 || !out[0])
+		return false;
+	at = strchr(out, '@');  /* docker's NAME@sha256:... */
+	if (at)
+		memmove(out, at + 1, strlen(at));
+	return strncmp(out, "sha256:", 7) == 0;
+}
+
 bool engine_init_version(const char *engine, const char *image, char *out, size_t len)
 {
 	/* The runner's CLI_SANDBOX_ENGINE_ARGS (words after 'run', split on

@@ -15,6 +15,9 @@ void engine_version(const char *engine, char *out, size_t len);
 const char *engine_image(void);
 /* The image's ID (sha256:...) into out; false when the engine has no such image. */
 bool engine_image_id(const char *engine, const char *image, char *out, size_t len);
+/* The image's manifest digest (podman's .Digest, docker's first RepoDigest)
+ * into out; false when it has none (a docker image never pushed nor pulled). */
+bool engine_image_digest(const char *engine, const char *image, char *out, size_t len);
 /* The image's init's --version, run with no network (first line); false when it does not run. */
 bool engine_init_version(const char *engine, const char *image, char *out, size_t len);
 

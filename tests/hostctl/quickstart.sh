@@ -114,7 +114,7 @@ ok "init --force --json writes it again" grep -q '"config"' "$T/out"
 
 as_person "cli-sandbox-ctl version --json" >"$T/out" 2>&1
 ok "version --json: version, commit, the images present with their init" \
-	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["version"] and o["commit"] and [i["image"] for i in o["images"]]==["localhost/cli-sandbox:latest","localhost/cli-sandbox:claude"]' "$T/out"
+	python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["version"] and o["commit"] and all(i["digest"].startswith("sha256:") and i["init"] for i in o["images"]) and [i["image"] for i in o["images"]]==["localhost/cli-sandbox:latest","localhost/cli-sandbox:claude"]' "$T/out"
 as_person "cli-sandbox-ctl platform --json" >"$T/out" 2>&1
 ok "platform --json: every fact with its meaning" \
 	python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["facts"]; n=[x["name"] for x in f]; assert all(x["meaning"] for x in f) and {"os","architecture","kernel","engine","mode","cgroup","user namespaces","seccomp","IA32 emulation","CAP_SYS_RESOURCE"} <= set(n), n' "$T/out"
