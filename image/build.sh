@@ -19,6 +19,9 @@
 # (CLI_SANDBOX_ENGINE=docker, or docker installed and CLI_SANDBOX_ENGINE unset), they are
 # also loaded into docker (podman save | docker load).
 #
+# It also puts the host side on PATH: cli-sandbox and cli-sandbox-ctl in /usr/local/bin
+# (image/install-host.sh).
+#
 # Where a registry is reachable, `host/cli-sandbox build` (docker build) uses the
 # official debian:trixie and node images instead.  Environment:
 #   CLI_SANDBOX_ENGINE      docker or podman: where host/cli-sandbox will look for the images
@@ -104,6 +107,7 @@ fi
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$ROOT" log -1 --format=%ct 2>/dev/null || echo 0)}
 export SOURCE_COMMIT SOURCE_DATE_EPOCH
 # --- end release
+sh "$ROOT/image/install-host.sh" # cli-sandbox and cli-sandbox-ctl on PATH (/usr/local/bin)
 sh "$ROOT/tests/image/make-base-image.sh" "$BASE"
 secret=""
 if [ -n "$EXTRA_CA" ] && [ -s "$EXTRA_CA" ]; then

@@ -3,7 +3,7 @@
 # packages already present are left alone (scripts/install-packages).
 set -eu
 PKGS="gcc make cmake pkg-config clang libclang-rt-14-dev
-libnftnl-dev libmnl-dev libcap-ng-dev libjansson-dev libseccomp-dev binutils
+libnftnl-dev libmnl-dev libcap-ng-dev libjansson-dev libseccomp-dev libcurl4-openssl-dev binutils
 nftables iproute2 util-linux bsdutils procps strace python3 shellcheck git curl wget ca-certificates
 podman runc debootstrap uidmap fuse-overlayfs catatonit
 python3-kubernetes python3-yaml

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/cli_names.h"
 #include "entrypoint/command.h"
 #include "entrypoint/first_run.h"
 #include "profiles/profile.h"
@@ -82,6 +83,15 @@ int main(void)
 	}
 	CHECK(cli_find("bash") == NULL && cli_find("/usr/bin/claude") == cli_find("claude"),
 	      "any other command has no row; a path is found by its basename");
+	/* One list of CLIs: the table's rows are base/cli_names.h's names, in
+	 * its order, no more and no fewer (the host program reads that list). */
+	size_t m = 0;
+	while (cs_cli_names[m].name)
+		m++;
+	CHECK(m == n, "base/cli_names.h lists as many CLIs (%zu) as the table (%zu)", m, n);
+	for (size_t i = 0; i < n && i < m; i++)
+		CHECK(strcmp(cs_cli_names[i].name, cli_table[i]->name) == 0,
+		      "row %zu: the table's %s is base/cli_names.h's %s", i, cli_table[i]->name, cs_cli_names[i].name);
 	profile_free(&prof);
 	return check_done("test_clis");
 }

@@ -1,0 +1,33 @@
+/* The commands of cli-sandbox-ctl, one file each, and what they share:
+ * the one error style ("cli-sandbox-ctl: error: <problem>; <fix>", exit 2
+ * as the runner's die, 71 for a failure of this host) and JSON output. */
+#ifndef CLI_SANDBOX_HOSTCTL_CMDS_H
+#define CLI_SANDBOX_HOSTCTL_CMDS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "base/status.h"
+
+#define CTL_EXIT_USAGE 2
+
+int cmd_endpoints(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+int cmd_platform(int argc, char **argv);
+int cmd_quickstart(int argc, char **argv);
+int cmd_init(int argc, char **argv);
+
+/* Prints the error line and returns the exit status. */
+int ctl_fail(const struct cs_error *err);
+int ctl_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ctl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints o (compact, one line) on stdout and frees it; returns 0. */
+int ctl_print_json(json_t *o);
+/* "--help"/"-h" among argv[1..]: prints help and returns true. */
+bool ctl_help(int argc, char **argv, const char *help);
+/* Removes "--json" from argv (in place); true when it was there. */
+bool ctl_take_json(int *argc, char **argv);
+
+#endif
