@@ -12,7 +12,7 @@
 // is_error=BOOL" and "result STEP end": the demo judges by what the model received, never by
 // the CLI's exit status. Other events are lines "event {JSON}".
 //
-// usage: node demo-model.mjs --listen ADDRESS --port PORT [--max-seconds N]
+// usage: node demo-model.mjs --listen ADDRESS --port PORT [--probe A.B.C.D:PORT] [--max-seconds N]
 import http from 'node:http';
 import crypto from 'node:crypto';
 
@@ -24,15 +24,22 @@ function opt(name, fallback) {
 const listen = opt('--listen', '0.0.0.0');
 const port = Number(opt('--port', '8080'));
 const maxSeconds = Number(opt('--max-seconds', '600'));
+// An address on the sandbox's own network that nobody holds: the kernel routes it (on-link),
+// so only the firewall stops it, where the outside addresses may already lack a route.
+const probe = opt('--probe', '');
 
 // The steps, in order. Each command prints what the demo judges; none needs more than bash
 // and coreutils (the image has no curl): a TCP connect through bash's /dev/tcp, timed.
+// Each prints "connect HOST:PORT rc=N ms=N error=TEXT", TEXT the last words of bash's error
+// ("Connection refused": the firewall's reset; "Network is unreachable": no route at all).
 const connect = (host, p) =>
-	`t=$(date +%s%N); timeout 5 bash -c 'exec 3<>/dev/tcp/${host}/${p}' 2>/dev/null; ` +
-	`rc=$?; echo "connect ${host}:${p} rc=$rc ms=$(( ($(date +%s%N) - t) / 1000000 ))"`;
+	`t=$(date +%s%N); e=$(timeout 5 bash -c 'exec 3<>/dev/tcp/${host}/${p}' 2>&1); ` +
+	`rc=$?; echo "connect ${host}:${p} rc=$rc ms=$(( ($(date +%s%N) - t) / 1000000 )) error=\${e##*: }"`;
+const targets = [['203.0.113.10', 443], ['169.254.169.254', 80]];
+if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(probe)) targets.push(probe.split(':'));
 const STEPS = [
 	{ name: 'write', command: "echo 'hello from the sandbox' > /workspace/hello.txt && echo wrote /workspace/hello.txt" },
-	{ name: 'connect', command: `${connect('203.0.113.10', 443)}; ${connect('169.254.169.254', 80)}; sleep 0.2; echo '--- /run/cli-sandbox/blocked.log'; cat /run/cli-sandbox/blocked.log` },
+	{ name: 'connect', command: `${targets.map(([h, p]) => connect(h, p)).join('; ')}; sleep 0.3; echo '--- /run/cli-sandbox/blocked.log'; cat /run/cli-sandbox/blocked.log` },
 	{ name: 'env', command: 'env | grep -i -e key -e token; echo "grep rc=$?"' },
 	{ name: 'identity', command: 'id; grep Cap /proc/self/status' },
 ];

@@ -115,7 +115,10 @@ demo_main() {
 	_subnet=${CLI_SANDBOX_DEMO_SUBNET:-198.51.100.0/28}
 	_sbxnet=${CLI_SANDBOX_DEMO_SANDBOX_SUBNET:-198.51.100.16/28}
 	demo_addr "$_subnet" 2; _mip=$ADDR
-	demo_addr "$_sbxnet" 1
+	# The probe: the sandbox network's last host address, which no container there holds (the
+	# engine hands out the first ones): on-link, so only the firewall can refuse it.
+	_bits=${_sbxnet#*/}
+	demo_addr "$_sbxnet" $(((1 << (32 - _bits)) - 2)); _probe=$ADDR:443
 	_timeout=${CLI_SANDBOX_DEMO_TIMEOUT:-180}
 	case $_timeout in '' | *[!0-9]* | 0*) die "bad CLI_SANDBOX_DEMO_TIMEOUT '$_timeout': use a whole number of seconds, e.g. 180" ;; esac
 
@@ -141,14 +144,14 @@ demo_main() {
 
 	# The key: yours when exported (it reaches the gateway and the model, never the sandbox),
 	# else a throwaway one that stands in for it.
-	_keyvar=ANTHROPIC_API_KEY _keyfrom=yours
+	_keyvar=ANTHROPIC_API_KEY _keyfrom=yours _keywhat='your key'
 	eval "_key=\${$_keyvar:-}"
 	if [ -z "$_key" ]; then
 		_key=demo-throwaway-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 		[ ${#_key} -eq 47 ] || die "cannot read 16 random bytes from /dev/urandom for the throwaway key"
 		eval "$_keyvar=\$_key"
 		export "${_keyvar?}"
-		_keyfrom=throwaway
+		_keyfrom=throwaway _keywhat='the throwaway key'
 	fi
 
 	# The model: its own internal network, no capability, read-only, as the image's node.
@@ -159,7 +162,7 @@ demo_main() {
 		--label "io.cli-sandbox.demo=$DEMO_NAME" --user 1000:1000 --cap-drop=ALL \
 		--security-opt=no-new-privileges --read-only --pids-limit 64 --memory 256m \
 		${CLI_SANDBOX_ENGINE_ARGS:-} -v "$libdir/demo-model.mjs:$DEMO_MODEL_MOUNT:ro" \
-		--entrypoint node "$IMG" "$DEMO_MODEL_MOUNT" --listen "$_mip" --port "$DEMO_PORT" --max-seconds 900 2>&1 >/dev/null) ||
+		--entrypoint node "$IMG" "$DEMO_MODEL_MOUNT" --listen "$_mip" --port "$DEMO_PORT" --probe "$_probe" --max-seconds 900 2>&1 >/dev/null) ||
 		die "the demo's model did not start: $(printf '%s\n' "$_err" | tail -n 1)"
 	_i=0
 	until eng logs "$DEMO_NAME-model" 2>/dev/null | grep -q '^demo-model listening'; do
@@ -222,22 +225,30 @@ demo_judge() {
 	else
 		demo_step written false "no $_f with the model's text: the agent did not write it (see $DEMO_DIR/cli.err with --keep)"
 	fi
-	# 2. the two connections: refused at once (not the 5 s timeout), and in the block log
+	# 2. the connections: each failed at once (not the 5 s timeout). A reset ("Connection
+	# refused") is the firewall's, and must be in its block log; "Network is unreachable" is
+	# the kernel's, before any firewall: the gateway's network is internal, with no route out.
+	# The probe, on the sandbox's own network, is routed, so the firewall must be what refuses it.
 	_conn=$(demo_result connect)
 	_ok=true _d=''
-	for _dest in 203.0.113.10:443 169.254.169.254:80; do
+	for _dest in 203.0.113.10:443 169.254.169.254:80 "$_probe"; do
 		_line=$(printf '%s\n' "$_conn" | grep "^connect $_dest rc=" | head -n 1)
 		_r=$(printf '%s\n' "$_line" | sed -n 's/.* rc=\([0-9]*\) .*/\1/p')
-		_ms=$(printf '%s\n' "$_line" | sed -n 's/.* ms=\([0-9]*\)$/\1/p')
+		_ms=$(printf '%s\n' "$_line" | sed -n 's/.* ms=\([0-9]*\) .*/\1/p')
+		_e=${_line#* error=}
 		_blk=$(grep "^cli-sandbox-init: blocked: .*refused tcp to ${_dest%:*} port ${_dest#*:} " "$DEMO_DIR/cli.err" | head -n 1)
 		if [ -z "$_line" ]; then
 			_ok=false _d="$_d; $_dest: the model got no result"
 		elif [ "$_r" = 0 ] || [ "$_r" = 124 ] || [ "${_ms:-99999}" -ge 2000 ]; then
 			_ok=false _d="$_d; $_dest: not refused at once (rc $_r, $_ms ms)"
+		elif [ "$_e" = 'Network is unreachable' ] && [ "$_dest" != "$_probe" ]; then
+			_d="$_d; $_dest: no route, in $_ms ms"
+		elif [ "$_e" != 'Connection refused' ]; then
+			_ok=false _d="$_d; $_dest: failed in $_ms ms with '$_e', not the firewall's reset"
 		elif [ -z "$_blk" ]; then
 			_ok=false _d="$_d; $_dest: refused in $_ms ms, but not in the block log"
 		else
-			_d="$_d; $_dest refused in $_ms ms"
+			_d="$_d; $_dest: refused by the firewall in $_ms ms"
 			DEMO_BLOCKED="${DEMO_BLOCKED:-}${DEMO_BLOCKED:+$NL}${_blk#cli-sandbox-init: blocked: }"
 		fi
 	done
@@ -248,9 +259,9 @@ demo_judge() {
 	if ! grep -q '^result env begin' "$DEMO_DIR/model.log"; then
 		demo_step no-key false "the model got no result for 'env | grep -i -e key -e token'"
 	elif grep -qF -- "$_key" "$DEMO_DIR/model.log" "$DEMO_DIR/cli.out" "$DEMO_DIR/cli.err"; then
-		demo_step no-key false "the value of $_keyfrom key reached the sandbox or the run's output"
+		demo_step no-key false "the value of $_keywhat reached the sandbox or the run's output"
 	else
-		demo_step no-key true "no value of $_keyfrom key ($_keyvar) in the sandbox's environment; it has ${_names:-no such variable }(the gateway's run token)"
+		demo_step no-key true "no value of $_keywhat ($_keyvar) in the sandbox's environment; it has ${_names:-no such variable }(the gateway's run token)"
 	fi
 	# 4. identity and capabilities
 	_id=$(demo_result identity)
@@ -282,9 +293,9 @@ demo_report() {
 		done <<EOF
 ${DEMO_BLOCKED:-}
 EOF
-		printf '{"ok":%s,"cli":%s,"engine":%s,"image":%s,"folder":%s,"kept":%s,"workspace":%s,"model":%s,"key":%s,"cli_exit":%s,"seconds":%s,"ruleset_sha256":%s,"blocked":[%s],"names":[%s,%s,%s],"steps":[%s]}\n' \
+		printf '{"ok":%s,"cli":%s,"engine":%s,"image":%s,"folder":%s,"kept":%s,"workspace":%s,"model":%s,"probe":%s,"key":%s,"cli_exit":%s,"seconds":%s,"ruleset_sha256":%s,"blocked":[%s],"names":[%s,%s,%s],"steps":[%s]}\n' \
 			"$_ok" "$(json_str "$cli")" "$(json_str "$engine")" "$(json_str "$IMG")" "$(json_str "$DEMO_DIR")" \
-			"$demo_keep" "$(json_str "$_ws")" "$(json_str "http://$_mip:$DEMO_PORT")" "$(json_str "$_keyfrom")" \
+			"$demo_keep" "$(json_str "$_ws")" "$(json_str "http://$_mip:$DEMO_PORT")" "$(json_str "$_probe")" "$(json_str "$_keyfrom")" \
 			"$_rc" "$1" "$(json_str "${DEMO_DIGEST:-}")" "$_blk" "$(json_str "$DEMO_NAME-model")" \
 			"$(json_str "$DEMO_NAME")" "$(json_str "cli-sandbox-gw-run-$DEMO_RUN_PID")" "$DEMO_JSON"
 	else
@@ -296,8 +307,8 @@ EOF
 		echo "summary ($cli under $engine, $1 s; the CLI exited $_rc, not judged):"
 		if [ -z "$DEMO_FAILED" ]; then
 			echo "  written:      hello.txt in the workspace, owned by uid $_owner"
-			echo "  refused:      203.0.113.10:443 and 169.254.169.254:80, at once, each in the block log"
-			echo "  no key:       the sandbox saw no value of $_keyfrom key, only the gateway's run token"
+			echo "  refused:      203.0.113.10:443, 169.254.169.254:80 and $_probe (on the sandbox's network), at once; the firewall's refusals in its block log"
+			echo "  no key:       the sandbox saw no value of $_keywhat, only the gateway's run token"
 			echo "  capabilities: none, as uid $_inside"
 			echo "  ruleset:      sha256 $DEMO_DIGEST"
 		else

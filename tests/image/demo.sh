@@ -122,15 +122,28 @@ demo() {
 	ok "$label: hello.txt is in the workspace with the model's text" [ "$(cat "$ws/hello.txt" 2>/dev/null)" = "hello from the sandbox" ]
 	ok "$label: hello.txt belongs to uid $OWNER" [ "$(stat -c %u "$ws/hello.txt" 2>/dev/null)" = "$OWNER" ]
 	ml=$folder/model.log
-	for dest in 203.0.113.10:443 169.254.169.254:80; do
+	probe=$(jget "$WORK/$label.json" "d['probe']")
+	for dest in 203.0.113.10:443 169.254.169.254:80 "$probe"; do
 		line=$(grep "^result connect | connect $dest rc=" "$ml" | head -n 1)
 		r=$(printf '%s\n' "$line" | sed -n 's/.* rc=\([0-9]*\) .*/\1/p')
-		ms=$(printf '%s\n' "$line" | sed -n 's/.* ms=\([0-9]*\)$/\1/p')
-		ok "$label: the model received $dest refused at once (rc=$r, ${ms}ms)" \
+		ms=$(printf '%s\n' "$line" | sed -n 's/.* ms=\([0-9]*\) .*/\1/p')
+		e=${line#* error=}
+		ok "$label: the model received $dest failed at once (rc=$r, ${ms}ms, $e)" \
 			sh -c "[ -n '$r' ] && [ '$r' != 0 ] && [ '$r' != 124 ] && [ '${ms:-9999}' -lt 2000 ]"
-		ok "$label: the init's block log has $dest (stderr, and the agent's blocked.log)" \
-			sh -c "grep -q 'cli-sandbox-init: blocked: .*refused tcp to ${dest%:*} port ${dest#*:} ' '$folder/cli.err' &&
-				grep -q '^result connect | .*refused tcp to ${dest%:*} port ${dest#*:} ' '$ml'"
+		reset_and_blocked() { [ "$e" = "Connection refused" ] && blocked; }
+		blocked() {
+			grep -q "cli-sandbox-init: blocked: .*refused tcp to ${dest%:*} port ${dest#*:} " "$folder/cli.err" &&
+				grep -q "^result connect | .*refused tcp to ${dest%:*} port ${dest#*:} " "$ml"
+		}
+		if [ "$dest" = "$probe" ]; then
+			# On the sandbox's own network: routed, so only the firewall can have refused it.
+			ok "$label: $dest (on the sandbox's network) got the firewall's reset" [ "$e" = "Connection refused" ]
+			ok "$label: ... and is in the init's block log (stderr, and the agent's blocked.log)" blocked
+		elif [ "$e" = "Network is unreachable" ]; then
+			echo "# $label: $dest had no route (the gateway's network is internal): refused by the kernel, before the firewall"
+		else
+			ok "$label: $dest got the firewall's reset and is in its block log" reset_and_blocked
+		fi
 	done
 	ok "$label: the model received the env step's output" grep -q '^result env | grep rc=' "$ml"
 	if [ "$keymode" = person ]; then
