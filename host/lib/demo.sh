@@ -266,7 +266,7 @@ demo_judge() {
 	# 4. identity and capabilities
 	_id=$(demo_result identity)
 	_caps=$(printf '%s\n' "$_id" | grep -c '^Cap\(Inh\|Prm\|Eff\|Bnd\|Amb\):[[:space:]]*0000000000000000$')
-	if printf '%s\n' "$_id" | grep -q "^uid=$_inside(" && [ "$_caps" = 5 ]; then
+	if printf '%s\n' "$_id" | grep -Eq "^uid=$_inside([( ]|$)" && [ "$_caps" = 5 ]; then
 		demo_step capabilities true "uid $_inside in the sandbox; CapInh, CapPrm, CapEff, CapBnd, CapAmb all 0"
 	elif [ -z "$_id" ]; then
 		demo_step capabilities false "the model got no result for 'id; grep Cap /proc/self/status'"

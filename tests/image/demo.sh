@@ -156,7 +156,7 @@ demo() {
 	fi
 	ok "$label: the sandbox's environment had the run's token in ANTHROPIC_API_KEY (the gateway's)" \
 		grep -q '^result env | ANTHROPIC_API_KEY=[0-9a-f]\{32\}$' "$ml"
-	ok "$label: the model received uid $INSIDE" grep -q "^result identity | uid=$INSIDE(" "$ml"
+	ok "$label: the model received uid $INSIDE" grep -Eq "^result identity \| uid=$INSIDE([( ]|$)" "$ml"
 	ok "$label: the model received every capability set 0" \
 		[ "$(grep -c '^result identity | Cap\(Inh\|Prm\|Eff\|Bnd\|Amb\):[[:space:]]*0\{16\}$' "$ml")" = 5 ]
 	ok "$label: the JSON's digest is the init's 'firewall up' line's" \
