@@ -195,12 +195,17 @@ demo_main() {
 		exec "$SELF" --endpoint demo --keep-keys-out $_run "Run the checks you are asked for."
 	) </dev/null >"$DEMO_DIR/cli.out" 2>"$DEMO_DIR/cli.err" &
 	DEMO_RUN_PID=$!
-	# A run that hangs is ended by removing its containers (the engine then returns).
-	(sleep "$_timeout" && demo_remove_runs) >/dev/null 2>&1 &
+	# A run that hangs is ended by removing its containers (the engine then returns). The
+	# watchdog looks once a second, so it ends by itself a second after the run.
+	(
+		_s=0
+		while [ "$_s" -lt "$_timeout" ] && kill -0 "$DEMO_RUN_PID" 2>/dev/null; do sleep 1; _s=$((_s + 1)); done
+		! kill -0 "$DEMO_RUN_PID" 2>/dev/null || demo_remove_runs
+	) >/dev/null 2>&1 &
 	DEMO_WATCHDOG=$!
 	wait "$DEMO_RUN_PID"
 	_rc=$?
-	kill "$DEMO_WATCHDOG" 2>/dev/null
+	wait "$DEMO_WATCHDOG"
 	DEMO_WATCHDOG=''
 	eng logs "$DEMO_NAME-model" >"$DEMO_DIR/model.log" 2>&1
 	demo_judge
