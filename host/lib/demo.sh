@@ -79,7 +79,7 @@ demo_remove_runs() {
 }
 
 demo_main() {
-	demo_keep=false demo_json=false
+	demo_keep=false demo_json=$json
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--*=*) _a=$1; shift; set -- "${_a%%=*}" "${_a#*=}" "$@"; continue ;;
@@ -266,7 +266,7 @@ demo_judge() {
 	elif grep -qF -- "$_key" "$DEMO_DIR/model.log" "$DEMO_DIR/cli.out" "$DEMO_DIR/cli.err"; then
 		demo_step no-key false "the value of $_keywhat reached the sandbox or the run's output"
 	else
-		demo_step no-key true "no value of $_keywhat ($_keyvar) in the sandbox's environment; it has ${_names:-no such variable }(the gateway's run token)"
+		demo_step no-key true "no value of $_keywhat ($_keyvar) in the sandbox's environment (its matching variables: ${_names:-none }; its credential is the gateway's run token)"
 	fi
 	# 4. identity and capabilities
 	_id=$(demo_result identity)
