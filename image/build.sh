@@ -15,6 +15,11 @@
 # (docs/gateway.md), tagged REPOSITORY-gateway:TAG (localhost/cli-sandbox-gateway:latest
 # for the default IMAGE), where host/cli-sandbox looks for it; it is not part of all.
 #
+# Without --cli (the README's set-up), it builds the default set, all and gateway, and ends
+# with `host/cli-sandbox demo` (docs/host-script.md, "See it work"): claude against a scripted
+# model, showing the sandbox at work; its failure is this script's. CLI_SANDBOX_BUILD_DEMO=0
+# leaves the demo out; an engine that cannot run it is skipped with a line saying why.
+#
 # The images are built with podman. When host/cli-sandbox would run docker here
 # (CLI_SANDBOX_ENGINE=docker, or docker installed and CLI_SANDBOX_ENGINE unset), they are
 # also loaded into docker (podman save | docker load).
@@ -50,11 +55,11 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "image/build.sh: $*" >&2; exit 1; }
 usage() { die "usage: sh image/build.sh [--cli all,claude,codex,pi,gemini,opencode,gateway] [IMAGE]"; }
 
-clis=all
+clis=all,gateway default_set=true
 while [ $# -gt 0 ]; do
 	case $1 in
-	--cli) [ $# -ge 2 ] || usage; clis=$2; shift 2 ;;
-	--cli=*) clis=${1#--cli=}; shift ;;
+	--cli) [ $# -ge 2 ] || usage; clis=$2 default_set=false; shift 2 ;;
+	--cli=*) clis=${1#--cli=} default_set=false; shift ;;
 	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) usage ;;
 	*) break ;;
@@ -140,4 +145,25 @@ if [ "$engine" = docker ]; then
 			"start docker and run 'podman save -m$names | docker load'," \
 			"or use podman: export CLI_SANDBOX_ENGINE=podman" >&2
 	fi
+fi
+
+# The README's set-up ends by showing the main job working: the demo, on the engine that
+# host/cli-sandbox runs here (docs/host-script.md, "See it work").
+[ "$default_set" = true ] || exit 0
+if [ "${CLI_SANDBOX_BUILD_DEMO:-1}" = 0 ]; then
+	echo "image/build.sh: CLI_SANDBOX_BUILD_DEMO=0: the demo is left out (run it with: host/cli-sandbox demo)"
+	exit 0
+fi
+# host/cli-sandbox runs podman where docker's daemon does not answer, and the images are
+# in podman's storage: the demo runs there too (a docker client without a daemon is common).
+if [ "$engine" = docker ] && ! docker version >/dev/null 2>&1; then
+	echo "image/build.sh: docker does not answer: the demo runs on podman, as host/cli-sandbox would"
+	engine=podman
+fi
+demo_global=${CLI_SANDBOX_ENGINE_GLOBAL_ARGS-}
+# podman runs the demo with the runtime it built with (runc, installed above).
+[ "$engine" != podman ] || [ -n "${CLI_SANDBOX_ENGINE_GLOBAL_ARGS+set}" ] || demo_global="--runtime runc"
+echo "image/build.sh: the images are built; now the demo (host/cli-sandbox demo):"
+if ! CLI_SANDBOX_ENGINE_GLOBAL_ARGS=$demo_global sh "$ROOT/host/cli-sandbox" --engine "$engine" --image "$IMAGE" demo; then
+	die "the images are built, but the demo failed (above: the steps that did not hold); run it again with: host/cli-sandbox demo --keep"
 fi

@@ -144,6 +144,9 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 		step "gateway-engine-$e" env GWTEST_ENGINE=$e CLI_SANDBOX_TEST_IMAGE="$test_repo:claude" \
 			CLI_SANDBOX_GATEWAY_IMAGE=localhost/cli-sandbox-gateway:latest timeout 1200 sh tests/gateway/engine.sh
 	done
+	# issue 34: cli-sandbox demo under podman and dockerd, as root and as a user
+	step image-demo env CLI_SANDBOX_TEST_IMAGE="$test_repo:claude" \
+		CLI_SANDBOX_GATEWAY_IMAGE=localhost/cli-sandbox-gateway:latest timeout 900 sh tests/image/demo.sh
 	# issue 24: a default build signs its image (claude's, the smallest: rebuilt from the
 	# cache, its output searched for the secret key), and podman refuses the signed copy
 	# altered, signed by another key or unsigned

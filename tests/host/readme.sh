@@ -116,6 +116,10 @@ while IFS= read -r line; do
 		sub=$(printf '%s\n' "$line" | grep -o ' \(ping\|up\|down\|status\)\b' | head -1)
 		ok "README: '$line': tests/gateway/backends.sh runs${sub} through the real gateway" \
 			grep -q "CS [^#]*${sub}\( \|\$\)" "$repo/tests/gateway/backends.sh" ;;
+	host/cli-sandbox*" demo"*)
+		# shellcheck disable=SC2016 # the test's own literal "$CS"
+		ok "README: '$line': tests/image/demo.sh runs the demo under podman and dockerd" \
+			grep -q '"$CS" .* demo claude' "$repo/tests/image/demo.sh" ;;
 	host/cli-sandbox*)
 		cmd="$repo/$(printf '%s\n' "$line" | local_urls)"
 		case " $line " in
