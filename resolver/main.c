@@ -10,6 +10,7 @@
  * (resolver/server.h).  Exit: 78 for a bad option, 71 when it cannot bind,
  * confine itself or keep serving. */
 #include <errno.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +172,9 @@ int main(int argc, char **argv)
 		return fail(&err);
 	if (resolver_confine(uid, gid, &err) != 0)
 		return fail(&err);
+	/* what building the seccomp filter allocated goes back: the
+	 * resolver stays resident beside the agent for the whole run */
+	malloc_trim(0);
 	fprintf(stderr, "cli-sandbox-resolver: serving %zu name(s) on port %u as uid %u, pinning into inet %s %s for %us\n",
 		cfg.names.n, ntohs(listen_at.sin_port), (unsigned)uid, cfg.target.table, cfg.target.set, cfg.timeout_s);
 	return server_run(&s);
