@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <endian.h>
+#include <errno.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <string.h>
@@ -55,6 +56,12 @@ int pin_set_add(struct mnl_socket *nl, const struct pin_target *t, const uint32_
 	seq = b->next_seq;
 	rc = nl_send(nl, b, &refused, err);
 	nl_batch_free(b);
+	/* before the init's ruleset exists (a sidecar that started first) or
+	 * after it was replaced without the set: say that, not "a module is
+	 * missing" */
+	if (rc != 0 && refused.errnum == ENOENT)
+		cs_fail(err, CS_EXIT_OSERR, "there is no set inet %s %s yet: the init has not programmed the pinning firewall (CLI_SANDBOX_DNS=pinned)",
+			t->table, t->set);
 	return rc;
 oom:
 	nl_batch_free(b);

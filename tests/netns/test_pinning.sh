@@ -95,6 +95,35 @@ done
 ip -n "$SBX" link set s0 up
 ip -n "$SRV" link set g0 up
 
+
+spawn "$SRV" "$DIR/upstream.out" python3 "$HERE/pinning_upstream.py" 192.0.2.53 "$DIR/upstream.log" 192.0.2.100 16
+spawn "$SRV" "$DIR/listener.out" python3 "$HERE/pinning_listener.py" 8080
+names=""
+for n in rotate pair cname cname-meta meta loopback private many trunc cut cloop; do
+	names="$names --allow $n.test:8080"
+done
+# shellcheck disable=SC2086 # names is a list of options
+spawn "$SBX" "$DIR/resolver.log" "$RESOLVER" --upstream 192.0.2.53 $names --timeout $T --ttl-margin 1 --user "$R_UID:$R_UID"
+RESOLVER_PID=$LAST_PID
+
+# the upstream answers (bounded; no firewall yet)
+i=0
+until ip netns exec "$SBX" python3 "$HERE/pinning_client.py" direct 192.0.2.53 nothing.test 2>/dev/null | grep -q '^NXDOMAIN'; do
+	i=$((i + 1))
+	[ $i -le 100 ] || { echo "Bail out! the test upstream never answered"; exit 1; }
+	sleep 0.1
+done
+# before the init's set exists: SERVFAIL, never an unpinned answer (bounded)
+i=0
+until out=$(as_client lookup rotate.test 2>/dev/null) && [ "${out%% *}" != TIMEOUT ]; do
+	i=$((i + 1))
+	[ $i -le 100 ] || break
+	sleep 0.1
+done
+case $out in "SERVFAIL "*) t_pass "before the set exists the resolver answers SERVFAIL" ;;
+*) t_fail "before the set exists the resolver answers SERVFAIL" "$out" ;; esac
+ok "and says why" grep -q "there is no set inet cli_sandbox pinned yet" "$DIR/resolver.log"
+
 ip netns exec "$SBX" nft -f - <<NFT || { echo "Bail out! the sandbox ruleset did not load"; exit 1; }
 table inet cli_sandbox {
 	counter refused_syn { }
@@ -117,16 +146,6 @@ table inet cli_sandbox {
 	}
 }
 NFT
-
-spawn "$SRV" "$DIR/upstream.out" python3 "$HERE/pinning_upstream.py" 192.0.2.53 "$DIR/upstream.log" 192.0.2.100 16
-spawn "$SRV" "$DIR/listener.out" python3 "$HERE/pinning_listener.py" 8080
-names=""
-for n in rotate pair cname cname-meta meta loopback private many trunc cut cloop; do
-	names="$names --allow $n.test:8080"
-done
-# shellcheck disable=SC2086 # names is a list of options
-spawn "$SBX" "$DIR/resolver.log" "$RESOLVER" --upstream 192.0.2.53 $names --timeout $T --ttl-margin 1 --user "$R_UID:$R_UID"
-RESOLVER_PID=$LAST_PID
 
 # the upstream and the resolver answer (bounded)
 i=0
@@ -210,8 +229,8 @@ if [ "$after" -eq "$before" ]; then
 else
 	t_fail "none of them reached the upstream" "$(tail -n +$((before + 1)) "$DIR/upstream.log" | head -n 5)"
 fi
-ok "everything the upstream ever saw is an A query for an allowed name" \
-	sh -c "! grep -v -E '^1 (rotate|pair|cname)\.test$' '$DIR/upstream.log'"
+ok "everything the upstream ever saw is an A query for an allowed name (nothing.test: the test's own probe, sent before the firewall)" \
+	sh -c "! grep -v -E '^1 (rotate|pair|cname|nothing)\.test$' '$DIR/upstream.log'"
 
 # ---- hostile answers: SERVFAIL, nothing added --------------------------------
 sleep $((T + 1))   # let the rotation's elements expire: what is left was added after
