@@ -9,6 +9,8 @@ it answers.
                              from source port SPORT when given
   race N NAME PORT           N times: look up (UDP and TCP in turn), connect to
                              every address; prints the counts
+  race-glibc N NAME PORT     the same through glibc's getaddrinfo (resolv.conf
+                             naming 127.0.0.1)
   exfil N ALLOWED            N queries for random subdomains of ALLOWED and of
                              other names, and TXT/NULL/ANY for ALLOWED; prints
                              the rcodes seen and fails if any got an address
@@ -105,6 +107,26 @@ def race(n, name, port):
     return 0 if counts["connects"] == counts["ok"] and counts["lookup_failed"] == 0 else 1
 
 
+def race_glibc(n, name, port):
+    """The same through glibc's getaddrinfo (A and AAAA in parallel, the
+    resolver answering AAAA with NODATA itself), as a CLI resolves."""
+    counts = {"connects": 0, "ok": 0, "refused": 0, "timeout": 0, "other": 0, "lookup_failed": 0}
+    start = time.monotonic()
+    for _ in range(n):
+        try:
+            infos = socket.getaddrinfo(name, port, type=socket.SOCK_STREAM)
+        except socket.gaierror:
+            counts["lookup_failed"] += 1
+            continue
+        for addr in sorted({i[4][0] for i in infos if i[0] == socket.AF_INET}):
+            counts["connects"] += 1
+            r = connect(addr, port)
+            counts[r if r in counts else "other"] += 1
+    counts["seconds"] = round(time.monotonic() - start, 2)
+    print(" ".join("%s=%s" % kv for kv in counts.items()))
+    return 0 if counts["connects"] == counts["ok"] and counts["lookup_failed"] == 0 else 1
+
+
 def exfil(n, allowed):
     seen, leaked = {}, 0
     rnd = random.Random(33)
@@ -153,6 +175,8 @@ def main():
         return 0
     if cmd == "race":
         return race(int(args[0]), args[1], int(args[2]))
+    if cmd == "race-glibc":
+        return race_glibc(int(args[0]), args[1], int(args[2]))
     if cmd == "exfil":
         return exfil(int(args[0]), args[1])
     if cmd == "established":

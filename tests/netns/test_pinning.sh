@@ -214,6 +214,14 @@ if [ -n "$sport" ]; then
 else
 	t_fail "the resolver's upstream flow is in conntrack" "$(ip netns exec "$SBX" head -n 5 /proc/net/nf_conntrack)"
 fi
+# glibc, as a CLI resolves: resolv.conf naming 127.0.0.1, bound over the
+# machine's in a mount namespace of the client's own
+echo "nameserver 127.0.0.1" >"$DIR/resolv.conf"
+chmod 644 "$DIR/resolv.conf"
+# shellcheck disable=SC2016 # the inner shell expands its own arguments
+out=$(ip netns exec "$SBX" unshare -m sh -c 'mount --bind "$1" /etc/resolv.conf && exec setpriv --reuid "$2" --regid "$2" --clear-groups /usr/bin/python3 "$3" race-glibc "$4" rotate.test 8080' \
+	sh "$DIR/resolv.conf" "$C_UID" "$HERE/pinning_client.py" 1000)
+ok "glibc's getaddrinfo (A and AAAA), 1,000 lookups and connects, 0 refused ($out)" test $? -eq 0
 out=$(as_client race 200 pair.test 8080)
 ok "two addresses per answer, both pinned ($out)" test $? -eq 0
 
