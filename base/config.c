@@ -10,7 +10,8 @@
  * silently ignored. */
 static const char *const known_vars[] = {
 	"CLI_SANDBOX_EGRESS_PROFILE", "CLI_SANDBOX_ALLOW_HOST_NETWORK", "CLI_SANDBOX_USER",
-	"CLI_SANDBOX_ALLOW", "CLI_SANDBOX_PROFILE_DIR", "CLI_SANDBOX_ALLOW_USERNS", NULL,
+	"CLI_SANDBOX_ALLOW", "CLI_SANDBOX_PROFILE_DIR", "CLI_SANDBOX_ALLOW_USERNS", "CLI_SANDBOX_DNS",
+	"CLI_SANDBOX_RESOLVER_UID", NULL,
 };
 
 const char *env_lookup(char *const envp[], const char *name)
@@ -44,7 +45,7 @@ static int check_unknown_vars(char *const envp[], struct cs_error *err)
 				known = true;
 		if (!known)
 			return cs_fail(err, CS_EXIT_CONFIG,
-				       "unknown variable %.*s; fix its spelling or remove it (known: CLI_SANDBOX_EGRESS_PROFILE, CLI_SANDBOX_USER, CLI_SANDBOX_ALLOW, CLI_SANDBOX_ALLOW_HOST_NETWORK, CLI_SANDBOX_PROFILE_DIR, CLI_SANDBOX_ALLOW_USERNS)",
+				       "unknown variable %.*s; fix its spelling or remove it (known: CLI_SANDBOX_EGRESS_PROFILE, CLI_SANDBOX_USER, CLI_SANDBOX_ALLOW, CLI_SANDBOX_ALLOW_HOST_NETWORK, CLI_SANDBOX_PROFILE_DIR, CLI_SANDBOX_ALLOW_USERNS, CLI_SANDBOX_DNS, CLI_SANDBOX_RESOLVER_UID)",
 				       (int)(n > 64 ? 64 : n), *e);
 	}
 	return 0;
@@ -170,6 +171,31 @@ static int parse_interactive_only(char *const envp[], struct cs_config *cfg, str
 	return 0;
 }
 
+/* CLI_SANDBOX_DNS=pinned: the pinning resolver beside the agent owns DNS
+ * (docs/interactive.md).  Interactive only, with its firewall, and with the
+ * resolver's uid, which alone may send DNS upstream. */
+static int parse_dns(char *const envp[], struct cs_config *cfg, struct cs_error *err)
+{
+	const char *dns = env_lookup(envp, "CLI_SANDBOX_DNS");
+	const char *uid = env_lookup(envp, "CLI_SANDBOX_RESOLVER_UID");
+
+	if (dns && strcmp(dns, "pinned") != 0)
+		return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_DNS='%.32s' is not valid; set it to exactly 'pinned' (with the pinning resolver beside the sandbox) or unset it", dns);
+	cfg->dns_pinned = dns != NULL;
+	if (!cfg->dns_pinned) {
+		if (uid)
+			return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_RESOLVER_UID is set without CLI_SANDBOX_DNS=pinned; set both or neither");
+		return 0;
+	}
+	if (cfg->profile != CS_PROFILE_INTERACTIVE)
+		return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_DNS=pinned is only for CLI_SANDBOX_EGRESS_PROFILE=interactive (the managed profile has no DNS at all); unset it");
+	if (cfg->skip_firewall)
+		return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_DNS=pinned needs the firewall, but SKIP_EGRESS_FIREWALL=true turns it off; unset one of them");
+	if (!uid || parse_u32(uid, strlen(uid), &cfg->resolver_uid) || cfg->resolver_uid == 0)
+		return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_DNS=pinned needs CLI_SANDBOX_RESOLVER_UID, the pinning resolver's own uid (decimal, not 0)");
+	return 0;
+}
+
 /* The variables both profiles read. */
 static int parse_rest(char *const envp[], struct cs_config *cfg, struct cs_error *err)
 {
@@ -197,7 +223,8 @@ int config_load(char *const envp[], struct cs_config *cfg, struct cs_error *err)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	if (check_unknown_vars(envp, err) || parse_profile(envp, cfg, err) ||
-	    parse_url(envp, cfg, err) || parse_interactive_only(envp, cfg, err) || parse_rest(envp, cfg, err)) {
+	    parse_url(envp, cfg, err) || parse_interactive_only(envp, cfg, err) || parse_dns(envp, cfg, err) ||
+	    parse_rest(envp, cfg, err)) {
 		config_free(cfg);
 		return -1;
 	}

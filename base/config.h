@@ -42,6 +42,8 @@ struct cs_config {
 	bool has_allow;                 /* CLI_SANDBOX_ALLOW was set (interactive) */
 	struct allow_entry *allow;      /* its entries, parsed (malloc'd: config_free) */
 	size_t n_allow;
+	bool dns_pinned;                /* CLI_SANDBOX_DNS=pinned (interactive): the pinning resolver owns DNS */
+	uint32_t resolver_uid;          /* CLI_SANDBOX_RESOLVER_UID: its uid, never the command's */
 	char profile_dir[PATH_MAX];
 };
 

@@ -242,3 +242,21 @@ const char *ipv4_forbidden_nameserver(uint32_t addr)
 			return ipv4_forbidden_blocks[i].what;
 	return NULL;
 }
+
+const char *ipv4_private_address(uint32_t addr)
+{
+	static const struct {
+		struct ipv4_range range;
+		const char *what;
+	} private[] = {
+		{ { 0x0a000000u, 0x0affffffu }, "private 10.0.0.0/8" },
+		{ { 0x64400000u, 0x647fffffu }, "shared 100.64.0.0/10" },
+		{ { 0xac100000u, 0xac1fffffu }, "private 172.16.0.0/12" },
+		{ { 0xc0a80000u, 0xc0a8ffffu }, "private 192.168.0.0/16" },
+	};
+
+	for (size_t i = 0; i < sizeof(private) / sizeof(private[0]); i++)
+		if (addr >= private[i].range.first && addr <= private[i].range.last)
+			return private[i].what;
+	return NULL;
+}

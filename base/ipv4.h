@@ -76,6 +76,12 @@ const char *ipv4_forbidden_destination(uint32_t addr);
  * are acceptable there. */
 const char *ipv4_forbidden_nameserver(uint32_t addr);
 
+/* What addr is when it is a private (RFC 1918) or shared (RFC 6598)
+ * address ("private 10.0.0.0/8"), or NULL.  The profiles allow these
+ * (gateways live there); the pinning resolver pins them only for a name
+ * declared internal, so a public name cannot rebind to the local network. */
+const char *ipv4_private_address(uint32_t addr);
+
 /* The first forbidden block r overlaps, or NULL. */
 const char *ipv4_range_forbidden_overlap(struct ipv4_range r);
 

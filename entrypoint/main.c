@@ -129,8 +129,15 @@ static int resolve_user(struct pipeline *pl, struct cs_error *err)
 	gid_t groups[CS_MAX_GROUPS];
 	size_t n = 0;
 
-	return inherited_groups(groups, CS_MAX_GROUPS, &n, err) ||
-	       user_resolve(&pl->cfg.user, "/etc/passwd", "/etc/group", groups, n, &pl->user, err) ? -1 : 0;
+	if (inherited_groups(groups, CS_MAX_GROUPS, &n, err) ||
+	    user_resolve(&pl->cfg.user, "/etc/passwd", "/etc/group", groups, n, &pl->user, err))
+		return -1;
+	/* the pinning resolver's uid alone may send DNS upstream: the command
+	 * must never hold it */
+	if (pl->cfg.dns_pinned && pl->user.uid == pl->cfg.resolver_uid)
+		return cs_fail(err, CS_EXIT_CONFIG, "the command's user (uid %u) is the pinning resolver's uid (CLI_SANDBOX_RESOLVER_UID); give the resolver a uid of its own",
+			       (unsigned)pl->user.uid);
+	return 0;
 }
 
 /* The command line and the whole environment it is started with. */

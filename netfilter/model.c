@@ -132,7 +132,11 @@ static bool rule_ok(const struct nf_ruleset *rs, const struct nf_rule *r)
 				return false;
 			break;
 		case MATCH_IP_DADDR_SET:
-			if (m->u.set_index >= rs->n_sets)
+			if (m->u.set_index >= rs->n_sets || rs->sets[m->u.set_index].dynamic)
+				return false;
+			break;
+		case MATCH_DADDR_TCP_DPORT_SET:
+			if (m->u.set_index >= rs->n_sets || !rs->sets[m->u.set_index].dynamic)
 				return false;
 			break;
 		case MATCH_DPORT:
@@ -151,6 +155,7 @@ static bool rule_ok(const struct nf_ruleset *rs, const struct nf_rule *r)
 			break;
 		}
 		case MATCH_SKUID:
+		case MATCH_SKUID_NOT:
 			break;
 		default:
 			return false;
@@ -240,6 +245,29 @@ struct nf_match nf_match_ct_orig_dport(uint16_t port)
 struct nf_match nf_match_skuid(uint32_t uid)
 {
 	return (struct nf_match){ .kind = MATCH_SKUID, .u.uid = uid };
+}
+
+struct nf_match nf_match_skuid_not(uint32_t uid)
+{
+	return (struct nf_match){ .kind = MATCH_SKUID_NOT, .u.uid = uid };
+}
+
+struct nf_match nf_match_daddr_tcp_dport_set(size_t set_index)
+{
+	return (struct nf_match){ .kind = MATCH_DADDR_TCP_DPORT_SET, .u.set_index = set_index };
+}
+
+int ruleset_add_dynamic_set(struct nf_ruleset *rs, const char *name, uint32_t timeout_s, uint32_t size,
+			    const char *comment)
+{
+	int i = ruleset_add_set(rs, name, NULL, 0, comment);
+
+	if (i < 0 || timeout_s == 0 || size == 0)
+		return -1;
+	rs->sets[i].dynamic = true;
+	rs->sets[i].timeout_s = timeout_s;
+	rs->sets[i].size = size;
+	return i;
 }
 
 size_t ruleset_strip_log(struct nf_ruleset *rs)

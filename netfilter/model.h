@@ -65,6 +65,8 @@ enum nf_match_kind {
 	MATCH_CT_ORIG_DADDR,  /* ct original ip daddr <prefix>: before NAT */
 	MATCH_CT_ORIG_DPORT,  /* ct original proto-dst <port>: after a MATCH_L4PROTO */
 	MATCH_SKUID,          /* meta skuid <uid>: the owner of the local socket that sent it */
+	MATCH_SKUID_NOT,      /* meta skuid != <uid> (a packet without a socket matches neither) */
+	MATCH_DADDR_TCP_DPORT_SET, /* ip daddr . tcp dport @<dynamic set> */
 };
 
 struct nf_prefix {
@@ -79,13 +81,13 @@ struct nf_match {
 		uint8_t l4proto;          /* MATCH_L4PROTO: IPPROTO_TCP or IPPROTO_UDP */
 		uint32_t ct_state_mask;   /* MATCH_CT_STATE */
 		struct nf_prefix prefix;  /* MATCH_IP_SADDR, MATCH_IP_DADDR, MATCH_CT_ORIG_DADDR */
-		size_t set_index;         /* MATCH_IP_DADDR_SET: index into ruleset.sets */
+		size_t set_index;         /* MATCH_IP_DADDR_SET, MATCH_DADDR_TCP_DPORT_SET: index into ruleset.sets */
 		struct {
 			uint8_t l4proto;
 			uint16_t port;
 		} dport;                  /* MATCH_DPORT */
 		uint16_t port;            /* MATCH_CT_ORIG_DPORT */
-		uint32_t uid;             /* MATCH_SKUID */
+		uint32_t uid;             /* MATCH_SKUID, MATCH_SKUID_NOT */
 	} u;
 };
 
@@ -116,6 +118,13 @@ struct nf_set {
 	struct ipv4_range *elems;
 	size_t n_elems;
 	char comment[NF_COMMENT_MAX];
+	/* A dynamic set instead (CLI_SANDBOX_DNS=pinned): `type ipv4_addr .
+	 * inet_service; flags timeout; timeout T; size N`, planned without
+	 * elements; the pinning resolver adds them, each with a timeout and
+	 * an expiration.  Rendered, read back and digested by its definition. */
+	bool dynamic;
+	uint32_t timeout_s;
+	uint32_t size;
 };
 
 struct nf_ruleset {
@@ -137,6 +146,10 @@ int ruleset_add_chain(struct nf_ruleset *rs, const char *name, enum nf_hook hook
 /* Copies, sorts and merges the ranges; returns the set's index, or -1. */
 int ruleset_add_set(struct nf_ruleset *rs, const char *name,
 		    const struct ipv4_range *ranges, size_t n, const char *comment);
+/* A dynamic `ipv4_addr . inet_service` set with flags timeout; returns its
+ * index, or -1. */
+int ruleset_add_dynamic_set(struct nf_ruleset *rs, const char *name, uint32_t timeout_s, uint32_t size,
+			    const char *comment);
 /* Appends a rule to chain `chain`; returns 0 or -1. */
 int ruleset_add_rule(struct nf_ruleset *rs, size_t chain, const struct nf_rule *rule);
 
@@ -152,6 +165,8 @@ struct nf_match nf_match_dport(uint8_t l4proto, uint16_t port);
 struct nf_match nf_match_ct_orig_daddr(uint32_t addr, uint8_t len);
 struct nf_match nf_match_ct_orig_dport(uint16_t port);
 struct nf_match nf_match_skuid(uint32_t uid);
+struct nf_match nf_match_skuid_not(uint32_t uid);
+struct nf_match nf_match_daddr_tcp_dport_set(size_t set_index);
 
 /* Removes every NF_VERDICT_LOG rule (the firewall without its block log,
  * for a kernel that cannot log); the verdicts are unchanged, since a log

@@ -1,6 +1,7 @@
 #include "netfilter/readback.h"
 
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/ipv4.h"
 #include "netfilter/nl_query.h"
 #include "netfilter/nl_transport.h"
 
@@ -410,6 +412,66 @@ static int set_cb(const struct nlmsghdr *nlh, void *data)
 	    !same_bytes(t.a[NFTA_SET_KEY_LEN], s->set_key_len[i]) || t.a[NFTA_SET_DATA_TYPE] ||
 	    t.a[NFTA_SET_OBJ_TYPE] || t.a[NFTA_SET_EXPR] || t.a[NFTA_SET_EXPRESSIONS])
 		return mismatch(rb, "set", name, "has other flags, key or data than sent");
+	if (rb->rs->sets[i].dynamic) {
+		/* the pinning resolver's set, by its definition: its timeout
+		 * and its size cap as planned */
+		const struct nf_set *m = &rb->rs->sets[i];
+		struct attrs d;
+
+		if (!t.a[NFTA_SET_TIMEOUT] || mnl_attr_get_payload_len(t.a[NFTA_SET_TIMEOUT]) != 8 ||
+		    be64toh(mnl_attr_get_u64(t.a[NFTA_SET_TIMEOUT])) != (uint64_t)m->timeout_s * 1000u)
+			return mismatch(rb, "set", name, "has another timeout than planned");
+		if (!t.a[NFTA_SET_DESC])
+			return mismatch(rb, "set", name, "has no size cap");
+		attrs_of_nest(&d, t.a[NFTA_SET_DESC]);
+		if (d.bad || !d.a[NFTA_SET_DESC_SIZE] || mnl_attr_get_payload_len(d.a[NFTA_SET_DESC_SIZE]) != 4 ||
+		    ntohl(mnl_attr_get_u32(d.a[NFTA_SET_DESC_SIZE])) != m->size)
+			return mismatch(rb, "set", name, "has another size cap than planned");
+	} else if (t.a[NFTA_SET_TIMEOUT]) {
+		return mismatch(rb, "set", name, "has a timeout that was not sent");
+	}
+	return MNL_CB_OK;
+}
+
+/* An element of the pinning resolver's set: an 8-byte key (address .
+ * port) outside the forbidden blocks that expires within the set's
+ * timeout, and nothing else.  The guard rule refuses those blocks whatever the set
+ * holds; this proves the set holds none of them either. */
+static int one_pinned_elem(struct readback *rb, const struct nlattr *elem)
+{
+	const struct nf_set *m = &rb->rs->sets[rb->set];
+	const struct nlattr *a, *value = NULL;
+	struct attrs e;
+	uint32_t addr;
+
+	attrs_of_nest(&e, elem);
+	for (uint16_t t = 0; t <= ATTR_MAX; t++)
+		if (e.a[t] && t != NFTA_SET_ELEM_KEY && t != NFTA_SET_ELEM_TIMEOUT && t != NFTA_SET_ELEM_EXPIRATION)
+			return mismatch(rb, "set", m->name, "has an element with more than a key, a timeout and an expiration");
+	/* Every element must expire.  The kernel reports an element's own
+	 * timeout only when it differs from the set's (the resolver's equals
+	 * it), and its time left always: the expiration is required, a
+	 * timeout when present may not exceed the set's, nor the time left. */
+	if (e.bad || !e.a[NFTA_SET_ELEM_KEY] || !e.a[NFTA_SET_ELEM_EXPIRATION] ||
+	    mnl_attr_get_payload_len(e.a[NFTA_SET_ELEM_EXPIRATION]) != 8)
+		return mismatch(rb, "set", m->name, "has an element without an expiration");
+	if (e.a[NFTA_SET_ELEM_TIMEOUT] && (mnl_attr_get_payload_len(e.a[NFTA_SET_ELEM_TIMEOUT]) != 8 ||
+					   be64toh(mnl_attr_get_u64(e.a[NFTA_SET_ELEM_TIMEOUT])) > (uint64_t)m->timeout_s * 1000u))
+		return mismatch(rb, "set", m->name, "has an element with a longer timeout than the set's");
+	if (be64toh(mnl_attr_get_u64(e.a[NFTA_SET_ELEM_EXPIRATION])) > (uint64_t)m->timeout_s * 1000u)
+		return mismatch(rb, "set", m->name, "has an element that expires later than the set's timeout");
+	mnl_attr_for_each_nested(a, e.a[NFTA_SET_ELEM_KEY]) {
+		if (mnl_attr_get_type(a) != NFTA_DATA_VALUE || value)
+			return mismatch(rb, "set", m->name, "has an element with another key");
+		value = a;
+	}
+	if (!value || mnl_attr_get_payload_len(value) != 8)
+		return mismatch(rb, "set", m->name, "has an element with another key");
+	memcpy(&addr, mnl_attr_get_payload(value), 4);
+	if (ipv4_forbidden_destination(ntohl(addr)))
+		return mismatch(rb, "set", m->name, "holds a forbidden address");
+	if (++rb->n_keys > m->size)
+		return mismatch(rb, "set", m->name, "holds more elements than its size cap");
 	return MNL_CB_OK;
 }
 
@@ -468,7 +530,7 @@ static int elems_cb(const struct nlmsghdr *nlh, void *data)
 	if (!t.a[NFTA_SET_ELEM_LIST_ELEMENTS])
 		return MNL_CB_OK;
 	mnl_attr_for_each_nested(elem, t.a[NFTA_SET_ELEM_LIST_ELEMENTS])
-		if (one_elem(rb, elem) != MNL_CB_OK)
+		if ((rb->rs->sets[rb->set].dynamic ? one_pinned_elem(rb, elem) : one_elem(rb, elem)) != MNL_CB_OK)
 			return MNL_CB_ERROR;
 	return MNL_CB_OK;
 }
@@ -549,7 +611,8 @@ static int read_elements(struct readback *rb, struct nl_query *q, size_t i)
 	rc = nl_query_run(q, req, elems_cb, rb, "the set elements", rb->err);
 	if (rc > 0)
 		return mismatch(rb, "set", set->name, "cannot be read");
-	return rc || compare_elements(rb, set);
+	/* the pinned set's elements are the resolver's, judged one by one */
+	return rc || (!set->dynamic && compare_elements(rb, set));
 }
 
 /* A dump of one kind of object, filtered to our table where the kernel

@@ -65,7 +65,14 @@ static json_t *match_json(const struct nf_ruleset *rs, const struct nf_match *m)
 		return match(json_pack("{s:{s:s, s:s}}", "ct", "key", "proto-dst", "dir", "original"),
 			     json_integer(m->u.port), "==");
 	case MATCH_SKUID:
-		return match(json_pack("{s:{s:s}}", "meta", "key", "skuid"), json_integer(m->u.uid), "==");
+	case MATCH_SKUID_NOT:
+		return match(json_pack("{s:{s:s}}", "meta", "key", "skuid"), json_integer(m->u.uid),
+			     m->kind == MATCH_SKUID ? "==" : "!=");
+	case MATCH_DADDR_TCP_DPORT_SET:
+		return match(json_pack("{s:[{s:{s:s, s:s}}, {s:{s:s, s:s}}]}", "concat",
+				       "payload", "protocol", "ip", "field", "daddr",
+				       "payload", "protocol", "tcp", "field", "dport"),
+			     json_sprintf("@%s", rs->sets[m->u.set_index].name), "==");
 	}
 	return NULL;
 }
@@ -120,6 +127,14 @@ static json_t *set_json(const struct nf_ruleset *rs, const struct nf_set *s)
 		if (json_array_append_new(elems, elem_json(s->elems[i])))
 			return json_decref(o), json_decref(elems), NULL;
 	json_object_set_new(o, "name", json_string(s->name));
+	if (s->dynamic) {  /* its definition only: the resolver adds the elements */
+		json_decref(elems);
+		json_object_set_new(o, "type", json_pack("[s, s]", "ipv4_addr", "inet_service"));
+		json_object_set_new(o, "flags", json_pack("[s]", "timeout"));
+		json_object_set_new(o, "timeout", json_integer(s->timeout_s));
+		json_object_set_new(o, "size", json_integer(s->size));
+		return o;
+	}
 	json_object_set_new(o, "type", json_string("ipv4_addr"));
 	json_object_set_new(o, "flags", json_pack("[s]", "interval"));
 	if (s->n_elems)

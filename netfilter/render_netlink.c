@@ -13,6 +13,8 @@
 /* nft's data type number for ipv4_addr keys, and its "big endian" byte order
  * tag stored in the set's user data (both are what nft itself sends). */
 #define NFT_TYPE_IPADDR 7
+#define NFT_TYPE_INET_SERVICE 13
+#define NFT_TYPE_BITS 6   /* a concatenation's type: each field's type, shifted in */
 #define NFT_BYTEORDER_BIG_ENDIAN 2
 
 static int put(struct nftnl_rule *r, struct nftnl_expr *e)
@@ -46,12 +48,12 @@ static struct nftnl_expr *cmp(enum nft_cmp_ops op, const void *data, uint32_t le
 	return e;
 }
 
-static struct nftnl_expr *payload(enum nft_payload_bases base, uint32_t offset, uint32_t len)
+static struct nftnl_expr *payload_to(enum nft_payload_bases base, uint32_t offset, uint32_t len, uint32_t dreg)
 {
 	struct nftnl_expr *e = nftnl_expr_alloc("payload");
 
 	if (e) {
-		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, NFT_REG_1);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, dreg);
 		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE, base);
 		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET, offset);
 		nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, len);
@@ -89,6 +91,26 @@ static struct nftnl_expr *ct(enum nft_ct_keys key, bool original)
 static int match_u8(struct nftnl_rule *r, uint32_t meta_key, uint8_t value)
 {
 	return put(r, meta(meta_key)) || put(r, cmp(NFT_CMP_EQ, &value, 1));
+}
+
+static struct nftnl_expr *payload(enum nft_payload_bases base, uint32_t offset, uint32_t len)
+{
+	return payload_to(base, offset, len, NFT_REG_1);
+}
+
+static struct nftnl_expr *lookup(const struct nf_ruleset *rs, size_t set_index)
+{
+	struct nftnl_expr *e = nftnl_expr_alloc("lookup");
+
+	if (e) {
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, NFT_REG_1);
+		nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, rs->sets[set_index].name);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, netlink_set_id(set_index));
+		/* Explicit 0: the kernel reports the flags back, and the readback
+		 * compares what it reports with what we sent. */
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS, 0);
+	}
+	return e;
 }
 
 /* "ip saddr/daddr <prefix>" exactly as nft encodes it: meta nfproto ipv4,
@@ -136,7 +158,6 @@ static int render_match(struct nftnl_rule *r, const struct nf_ruleset *rs, const
 {
 	uint32_t zero = 0, u32;
 	uint16_t port;
-	struct nftnl_expr *e;
 
 	switch (m->kind) {
 	case MATCH_IIF:
@@ -154,19 +175,16 @@ static int render_match(struct nftnl_rule *r, const struct nf_ruleset *rs, const
 	case MATCH_IP_DADDR:
 		return match_ip_prefix(r, 16, m->u.prefix);
 	case MATCH_IP_DADDR_SET:
-		if (match_u8(r, NFT_META_NFPROTO, NFPROTO_IPV4) ||
-		    put(r, payload(NFT_PAYLOAD_NETWORK_HEADER, 16, 4)))
-			return -1;
-		e = nftnl_expr_alloc("lookup");
-		if (!e)
-			return -1;
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, NFT_REG_1);
-		nftnl_expr_set_str(e, NFTNL_EXPR_LOOKUP_SET, rs->sets[m->u.set_index].name);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, netlink_set_id(m->u.set_index));
-		/* Explicit 0: the kernel reports the flags back, and the readback
-		 * compares what it reports with what we sent. */
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS, 0);
-		return put(r, e);
+		return match_u8(r, NFT_META_NFPROTO, NFPROTO_IPV4) ||
+		       put(r, payload(NFT_PAYLOAD_NETWORK_HEADER, 16, 4)) || put(r, lookup(rs, m->u.set_index));
+	case MATCH_DADDR_TCP_DPORT_SET:
+		/* as nft: the address in register 1, the port in the next
+		 * 32-bit register, one lookup of the 8-byte concatenation */
+		return match_u8(r, NFT_META_NFPROTO, NFPROTO_IPV4) ||
+		       match_u8(r, NFT_META_L4PROTO, IPPROTO_TCP) ||
+		       put(r, payload(NFT_PAYLOAD_NETWORK_HEADER, 16, 4)) ||
+		       put(r, payload_to(NFT_PAYLOAD_TRANSPORT_HEADER, 2, 2, NFT_REG32_01)) ||
+		       put(r, lookup(rs, m->u.set_index));
 	case MATCH_DPORT:
 		port = htons(m->u.dport.port);
 		return match_u8(r, NFT_META_L4PROTO, m->u.dport.l4proto) ||
@@ -181,8 +199,10 @@ static int render_match(struct nftnl_rule *r, const struct nf_ruleset *rs, const
 		port = htons(m->u.port);
 		return put(r, ct(NFT_CT_PROTO_DST, true)) || put(r, cmp(NFT_CMP_EQ, &port, 2));
 	case MATCH_SKUID:
+	case MATCH_SKUID_NOT:
 		u32 = m->u.uid;  /* meta skuid is a host-order u32 */
-		return put(r, meta(NFT_META_SKUID)) || put(r, cmp(NFT_CMP_EQ, &u32, 4));
+		return put(r, meta(NFT_META_SKUID)) ||
+		       put(r, cmp(m->kind == MATCH_SKUID ? NFT_CMP_EQ : NFT_CMP_NEQ, &u32, 4));
 	}
 	return -1;
 }
@@ -306,9 +326,18 @@ static struct nftnl_set *set_object(const struct nf_ruleset *rs, size_t i, uint3
 	nftnl_set_set_u32(s, NFTNL_SET_FAMILY, NFPROTO_INET);
 	nftnl_set_set_str(s, NFTNL_SET_TABLE, rs->table);
 	nftnl_set_set_str(s, NFTNL_SET_NAME, m->name);
-	nftnl_set_set_u32(s, NFTNL_SET_FLAGS, NFT_SET_INTERVAL);
-	nftnl_set_set_u32(s, NFTNL_SET_KEY_TYPE, NFT_TYPE_IPADDR);
-	nftnl_set_set_u32(s, NFTNL_SET_KEY_LEN, 4);
+	if (m->dynamic) {
+		/* ipv4_addr . inet_service: two fields in 4-byte registers */
+		nftnl_set_set_u32(s, NFTNL_SET_FLAGS, NFT_SET_TIMEOUT);
+		nftnl_set_set_u32(s, NFTNL_SET_KEY_TYPE, NFT_TYPE_IPADDR << NFT_TYPE_BITS | NFT_TYPE_INET_SERVICE);
+		nftnl_set_set_u32(s, NFTNL_SET_KEY_LEN, 8);
+		nftnl_set_set_u64(s, NFTNL_SET_TIMEOUT, (uint64_t)m->timeout_s * 1000u);
+		nftnl_set_set_u32(s, NFTNL_SET_DESC_SIZE, m->size);
+	} else {
+		nftnl_set_set_u32(s, NFTNL_SET_FLAGS, NFT_SET_INTERVAL);
+		nftnl_set_set_u32(s, NFTNL_SET_KEY_TYPE, NFT_TYPE_IPADDR);
+		nftnl_set_set_u32(s, NFTNL_SET_KEY_LEN, 4);
+	}
 	nftnl_set_set_u32(s, NFTNL_SET_ID, set_id);
 	nftnl_set_set_data(s, NFTNL_SET_USERDATA, nftnl_udata_buf_data(ud), nftnl_udata_buf_len(ud));
 	nftnl_udata_buf_free(ud);

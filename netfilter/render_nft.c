@@ -47,6 +47,10 @@ static void print_match(FILE *out, const struct nf_ruleset *rs, const struct nf_
 	case MATCH_CT_ORIG_DADDR: fputs("ct original ip daddr ", out); print_prefix(out, m->u.prefix); break;
 	case MATCH_CT_ORIG_DPORT: fprintf(out, "ct original proto-dst %u", m->u.port); break;
 	case MATCH_SKUID: fprintf(out, "meta skuid %u", m->u.uid); break;
+	case MATCH_SKUID_NOT: fprintf(out, "meta skuid != %u", m->u.uid); break;
+	case MATCH_DADDR_TCP_DPORT_SET:
+		fprintf(out, "ip daddr . tcp dport @%s", rs->sets[m->u.set_index].name);
+		break;
 	}
 }
 
@@ -89,6 +93,11 @@ static void print_range(FILE *out, const char *sep, struct ipv4_range r)
 
 static void print_set(FILE *out, const struct nf_set *s)
 {
+	if (s->dynamic) {  /* its definition only: the resolver adds the elements */
+		fprintf(out, "\tset %s {\n\t\ttype ipv4_addr . inet_service\n\t\tflags timeout\n\t\ttimeout %us\n\t\tsize %u\n\t}\n",
+			s->name, s->timeout_s, s->size);
+		return;
+	}
 	fprintf(out, "\tset %s {\n\t\ttype ipv4_addr\n\t\tflags interval\n", s->name);
 	if (s->n_elems) {
 		fputs("\t\telements = {", out);

@@ -100,7 +100,11 @@ static int add_dns_rules(struct nf_ruleset *rs, int out, const struct policy *p)
 {
 	for (size_t i = 0; i < p->n_resolvers; i++)
 		for (size_t k = 0; k < 2; k++)
-			if (add(rs, out, NF_VERDICT_ACCEPT, "DNS to a resolver from resolv.conf", 3,
+			if (p->dns_pinned ?
+			    add(rs, out, NF_VERDICT_ACCEPT, "DNS to a resolver from resolv.conf, from the pinning resolver only", 4,
+				nf_match_skuid(p->resolver_uid), nf_match_l4proto(dns_protos[k]),
+				nf_match_ct_orig_daddr(p->resolvers[i], 32), nf_match_ct_orig_dport(53)) :
+			    add(rs, out, NF_VERDICT_ACCEPT, "DNS to a resolver from resolv.conf", 3,
 				nf_match_l4proto(dns_protos[k]),
 				nf_match_ct_orig_daddr(p->resolvers[i], 32),
 				nf_match_ct_orig_dport(53)))
@@ -140,6 +144,59 @@ static int add_dns_rules(struct nf_ruleset *rs, int out, const struct policy *p)
 			return -1;
 	}
 	return 0;
+}
+
+#define PINNED_RESOLVER 0x7f000001u  /* 127.0.0.1, where the pinning resolver listens */
+
+/* CLI_SANDBOX_DNS=pinned, before the established rule: DNS to the pinning
+ * resolver on 127.0.0.1:53 from anyone; any other DNS from any uid but the
+ * resolver's (and root's, when Docker's embedded resolver forwards) is
+ * refused whatever conntrack says.  The resolver sends each query from a
+ * fresh port, and a command sending to the upstream from one of those
+ * ports would otherwise match the resolver's established flow
+ * (tests/netns/test_pinning.sh reproduces it). */
+static int add_pinned_dns_guard(struct nf_ruleset *rs, int out, const struct policy *p)
+{
+	for (size_t k = 0; k < 2; k++)
+		if (add(rs, out, NF_VERDICT_ACCEPT, "DNS to the pinning resolver on 127.0.0.1:53", 3,
+			nf_match_l4proto(dns_protos[k]), nf_match_ct_orig_daddr(PINNED_RESOLVER, 32),
+			nf_match_ct_orig_dport(53)))
+			return -1;
+	for (size_t k = 0; k < 2; k++) {
+		struct nf_match m[4] = { nf_match_l4proto(dns_protos[k]), nf_match_ct_orig_dport(53),
+					 nf_match_skuid_not(p->resolver_uid), nf_match_skuid_not(0) };
+
+		if (add_proto_refusal(rs, out, dns_protos[k], "no DNS but the pinning resolver's, established or not",
+				      names_docker_dns(p) ? 4 : 3, m))
+			return -1;
+	}
+	return 0;
+}
+
+/* CLI_SANDBOX_DNS=pinned, after loopback: the guard refuses the forbidden
+ * blocks (nftables cannot restrict what a set may hold, only what a rule
+ * accepts), then the dynamic set the resolver fills is accepted. */
+static int add_pinned_set_rules(struct nf_ruleset *rs, int out)
+{
+	struct ipv4_range guard[16];
+	size_t n = 0;
+	int g, d;
+
+	for (size_t i = 0; i < ipv4_n_forbidden_blocks && n < 16; i++)
+		guard[n++] = ipv4_forbidden_blocks[i].range;
+	g = ruleset_add_set(rs, CS_PINNED_GUARD_SET, guard, n, "the forbidden blocks, whatever the pinned set holds");
+	d = ruleset_add_dynamic_set(rs, CS_PINNED_SET, CS_PINNED_TIMEOUT_S, CS_PINNED_SIZE,
+				    "the pinning resolver's answers, each for its timeout");
+	if (g < 0 || d < 0)
+		return -1;
+	{
+		struct nf_match m = nf_match_ip_daddr_set((size_t)g);
+
+		if (add_refusal(rs, out, "the forbidden blocks, before the pinned set", 1, &m))
+			return -1;
+	}
+	return add(rs, out, NF_VERDICT_ACCEPT, "pinned by the resolver (address and port, each with a timeout)", 1,
+		   nf_match_daddr_tcp_dport_set((size_t)d));
 }
 
 /* The destinations of one protocol and port, as interval sets of at most
@@ -258,6 +315,8 @@ int ruleset_build(const struct policy *p, struct nf_ruleset *rs, struct cs_error
 	 * meet the DNS refusals below (which never reset a reset) and vanish.
 	 * Nothing else is established: the first packet of every flow passed
 	 * the rules below, and the conntrack table is flushed at start. */
+	if (p->dns_pinned && add_pinned_dns_guard(rs, out, p))
+		goto fail;
 	if (add(rs, out, NF_VERDICT_ACCEPT, "replies, related ICMP and our own resets", 1,
 		nf_match_ct_state(reply)) ||
 	    add_dns_rules(rs, out, p) ||
@@ -266,6 +325,8 @@ int ruleset_build(const struct policy *p, struct nf_ruleset *rs, struct cs_error
 	if (p->has_host_net &&
 	    add(rs, out, NF_VERDICT_ACCEPT, "host network (CLI_SANDBOX_ALLOW_HOST_NETWORK)", 1,
 		nf_match_ip_daddr(p->host_net_addr, p->host_net_len)))
+		goto fail;
+	if (p->dns_pinned && add_pinned_set_rules(rs, out))
 		goto fail;
 	if (add_dest_rules(rs, out, p, err))
 		goto fail_quiet;

@@ -63,7 +63,7 @@ static char lower(char c)
  * for a name cut off, longer than 253 characters, with a label type other
  * than a plain length or a pointer, or with more than JUMPS_MAX pointers
  * (which also ends any loop). */
-static bool read_name(const uint8_t *msg, size_t len, size_t *off, char out[DNS_NAME_MAX + 1])
+bool dns_read_name(const uint8_t *msg, size_t len, size_t *off, char out[DNS_NAME_MAX + 1])
 {
 	size_t p = *off, o = 0;
 	int jumps = 0;
@@ -96,8 +96,11 @@ static bool read_name(const uint8_t *msg, size_t len, size_t *off, char out[DNS_
 			return false;
 		if (o)
 			out[o++] = '.';
-		for (size_t i = 0; i < l; i++)
+		for (size_t i = 0; i < l; i++) {
+			if (msg[p + 1 + i] == '.')
+				return false;  /* a dot inside a label: no faithful text form */
 			out[o++] = lower((char)msg[p + 1 + i]);
+		}
 		p += 1 + (size_t)l;
 	}
 }
@@ -123,19 +126,13 @@ static bool in_chain(const struct chain *c, const char *name)
 	return false;
 }
 
-/* One resource record at *off: its owner, type, class, data offset and length. */
-struct rr {
-	char owner[DNS_NAME_MAX + 1];
-	uint16_t type, class;
-	size_t data, data_len;
-};
-
-static bool read_rr(const uint8_t *msg, size_t len, size_t *off, struct rr *r)
+bool dns_read_rr(const uint8_t *msg, size_t len, size_t *off, struct dns_rr *r)
 {
-	if (!read_name(msg, len, off, r->owner) || *off + 10 > len)
+	if (!dns_read_name(msg, len, off, r->owner) || *off + 10 > len)
 		return false;
 	r->type = get16(msg + *off);
 	r->class = get16(msg + *off + 2);
+	r->ttl = (uint32_t)get16(msg + *off + 4) << 16 | get16(msg + *off + 6);
 	r->data_len = get16(msg + *off + 8);
 	r->data = *off + 10;
 	if (r->data + r->data_len > len)
@@ -160,9 +157,9 @@ static bool walk_answers(const uint8_t *msg, size_t len, size_t start, unsigned 
 
 	for (unsigned i = 0; i < count; i++) {
 		const char *expected = c->names[c->n - 1];
-		struct rr r;
+		struct dns_rr r;
 
-		if (!read_rr(msg, len, &off, &r))
+		if (!dns_read_rr(msg, len, &off, &r))
 			return false;
 		if (r.class != C_IN || strcmp(r.owner, expected) != 0)
 			continue;
@@ -170,7 +167,7 @@ static bool walk_answers(const uint8_t *msg, size_t len, size_t start, unsigned 
 			size_t d = r.data;
 			char target[DNS_NAME_MAX + 1];
 
-			if (!read_name(msg, len, &d, target) || d != r.data + r.data_len)
+			if (!dns_read_name(msg, len, &d, target) || d != r.data + r.data_len)
 				return false;
 			if (in_chain(c, target) || c->n == CHAIN_MAX)
 				return false;  /* a loop, or a chain too long: glibc's to judge */
@@ -203,7 +200,7 @@ bool dns_answer_addrs(const uint8_t *msg, size_t len, uint16_t id, const char *n
 	/* QR set, opcode 0, TC clear, RCODE 0; one question */
 	if (!(msg[2] & 0x80) || (msg[2] & 0x78) || (msg[2] & 0x02) || (msg[3] & 0x0f) || get16(msg + 4) != 1)
 		return false;
-	if (!read_name(msg, len, &off, qname) || off + 4 > len || !same_name(qname, name) ||
+	if (!dns_read_name(msg, len, &off, qname) || off + 4 > len || !same_name(qname, name) ||
 	    get16(msg + off) != T_A || get16(msg + off + 2) != C_IN)
 		return false;
 	off += 4;

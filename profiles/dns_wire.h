@@ -31,4 +31,24 @@ size_t dns_query_build(uint8_t *buf, uint16_t id, const char *name);
 bool dns_answer_addrs(const uint8_t *msg, size_t len, uint16_t id, const char *name,
 		      uint32_t *addrs, size_t max, size_t *n);
 
+/* The wire primitives, shared with the pinning resolver (resolver/).
+ *
+ * The name at msg[*off], decompressed into out (lower case, dotted, no final
+ * dot; "" for the root).  *off moves past the name where it stands.  False
+ * for a name cut off, longer than 253 characters, with a label type other
+ * than a plain length or a pointer, with a dot inside a label (its text
+ * would read as another name), or with more than 32 pointers (which also
+ * ends any loop). */
+bool dns_read_name(const uint8_t *msg, size_t len, size_t *off, char out[DNS_NAME_MAX + 1]);
+
+/* One resource record at *off: its owner, type, class, TTL, and where its
+ * data stands; *off moves past it.  False when any of it is cut off. */
+struct dns_rr {
+	char owner[DNS_NAME_MAX + 1];
+	uint16_t type, class;
+	uint32_t ttl;
+	size_t data, data_len;
+};
+bool dns_read_rr(const uint8_t *msg, size_t len, size_t *off, struct dns_rr *r);
+
 #endif

@@ -22,6 +22,8 @@ int policy_build(const struct cs_config *cfg, const struct policy_env *env,
 	int rc;
 
 	policy_init(out, cfg->profile);
+	out->dns_pinned = cfg->dns_pinned;
+	out->resolver_uid = cfg->resolver_uid;
 	if (cfg->profile == CS_PROFILE_MANAGED)
 		rc = managed_policy(cfg, out, err);
 	else

@@ -37,6 +37,8 @@ struct policy {
 	bool has_host_net;                     /* CLI_SANDBOX_ALLOW_HOST_NETWORK=true */
 	uint32_t host_net_addr;                /* the default gateway's /24 */
 	uint8_t host_net_len;
+	bool dns_pinned;                       /* CLI_SANDBOX_DNS=pinned: the dynamic set and its rules */
+	uint32_t resolver_uid;                 /* the pinning resolver's uid: upstream DNS is its alone */
 };
 
 /* What the interactive profile needs from the outside world, as functions so

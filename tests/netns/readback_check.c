@@ -17,7 +17,8 @@
  *
  * The test ruleset is the interactive one with a small set (three ranges,
  * the first not at 0.0.0.0) on tcp/443: every kind of expression, a set
- * lookup, intervals. */
+ * lookup, intervals.  With READBACK_PINNED=1 in the environment, the same
+ * with CLI_SANDBOX_DNS=pinned's dynamic set and rules. */
 #include <errno.h>
 #include <linux/netfilter/nf_tables.h>
 #include <netinet/in.h>
@@ -42,6 +43,12 @@ static int build(struct policy *p, struct nf_ruleset *rs, struct cs_error *err)
 	};
 
 	policy_init(p, CS_PROFILE_INTERACTIVE);
+	/* READBACK_PINNED=1: with the pinning resolver's set and rules
+	 * (CLI_SANDBOX_DNS=pinned, resolver uid 999) */
+	if (getenv("READBACK_PINNED")) {
+		p->dns_pinned = true;
+		p->resolver_uid = 999;
+	}
 	return policy_add_dest(p, IPPROTO_TCP, 443, r, sizeof(r) / sizeof(r[0]), "readback test") ||
 	       ruleset_build(p, rs, err);
 }

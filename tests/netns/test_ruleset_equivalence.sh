@@ -96,7 +96,7 @@ ok "the error is one line" [ "$(wc -l < "$TOPO_DIR/nocap.err")" -eq 1 ]
 ok "nothing was programmed" sh -c "[ -z \"\$(ip netns exec '$NS_GOLD' nft list ruleset)\" ]"
 
 # The golden nft text, loaded by nft, has exactly the golden netlink bytecode.
-for g in managed interactive; do
+for g in managed interactive pinned; do
 	ip netns exec "$NS_GOLD" nft -f "$GOLDEN/$g.nft"
 	ip netns exec "$NS_GOLD" nft --debug=netlink list ruleset | grep '^  \[' > "$TOPO_DIR/gold.kernel"
 	grep '^  \[' "$GOLDEN/$g.netlink" > "$TOPO_DIR/gold.ours"

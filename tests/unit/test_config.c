@@ -74,6 +74,19 @@ static const struct env_case cases[] = {
 	{ { URL, "CLI_SANDBOX_ALLOW_USERNS=TRUE" }, false, "CLI_SANDBOX_ALLOW_USERNS='TRUE' is not valid" },
 	{ { URL, "CLI_SANDBOX_ALLOW_USERNS=1" }, false, "CLI_SANDBOX_ALLOW_USERNS='1' is not valid" },
 	{ { URL, "CLI_SANDBOX_ALLOW_USERNS=" }, false, "CLI_SANDBOX_ALLOW_USERNS='' is not valid" },
+	/* CLI_SANDBOX_DNS=pinned and its resolver's uid (issue 33) */
+#define INTER "CLI_SANDBOX_EGRESS_PROFILE=interactive"
+	{ { INTER, "CLI_SANDBOX_DNS=pinned", "CLI_SANDBOX_RESOLVER_UID=990" }, true, "pinned 990" },
+	{ { INTER }, true, "not pinned" },
+	{ { INTER, "CLI_SANDBOX_DNS=Pinned", "CLI_SANDBOX_RESOLVER_UID=990" }, false, "CLI_SANDBOX_DNS='Pinned' is not valid" },
+	{ { INTER, "CLI_SANDBOX_DNS=", "CLI_SANDBOX_RESOLVER_UID=990" }, false, "CLI_SANDBOX_DNS='' is not valid" },
+	{ { INTER, "CLI_SANDBOX_DNS=pinned" }, false, "needs CLI_SANDBOX_RESOLVER_UID" },
+	{ { INTER, "CLI_SANDBOX_DNS=pinned", "CLI_SANDBOX_RESOLVER_UID=0" }, false, "needs CLI_SANDBOX_RESOLVER_UID" },
+	{ { INTER, "CLI_SANDBOX_DNS=pinned", "CLI_SANDBOX_RESOLVER_UID=09" }, false, "needs CLI_SANDBOX_RESOLVER_UID" },
+	{ { INTER, "CLI_SANDBOX_DNS=pinned", "CLI_SANDBOX_RESOLVER_UID=-1" }, false, "needs CLI_SANDBOX_RESOLVER_UID" },
+	{ { INTER, "CLI_SANDBOX_RESOLVER_UID=990" }, false, "without CLI_SANDBOX_DNS=pinned" },
+	{ { URL, "CLI_SANDBOX_DNS=pinned", "CLI_SANDBOX_RESOLVER_UID=990" }, false, "only for CLI_SANDBOX_EGRESS_PROFILE=interactive" },
+	{ { INTER, "SKIP_EGRESS_FIREWALL=true", "CLI_SANDBOX_DNS=pinned", "CLI_SANDBOX_RESOLVER_UID=990" }, false, "needs the firewall" },
 	/* unknown variables of ours are typos */
 	{ { URL, "CLI_SANDBOX_EGRES_PROFILE=interactive" }, false, "unknown variable CLI_SANDBOX_EGRES_PROFILE" },
 	{ { URL, "CLI_SANDBOX_USERS=alice" }, false, "unknown variable CLI_SANDBOX_USERS" },
@@ -109,6 +122,10 @@ static bool property(const struct cs_config *c, const char *key)
 		return c->allow_userns;
 	if (strcmp(key, "no userns") == 0)
 		return !c->allow_userns;
+	if (strcmp(key, "pinned 990") == 0)
+		return c->dns_pinned && c->resolver_uid == 990;
+	if (strcmp(key, "not pinned") == 0)
+		return !c->dns_pinned && c->resolver_uid == 0;
 	if (strcmp(key, "dir /opt/profiles") == 0)
 		return strcmp(c->profile_dir, "/opt/profiles") == 0;
 	return false;

@@ -262,5 +262,11 @@ int main(void)
 	CHECK(fixture_interactive(&p) == 0, "fixture");
 	render_all("interactive", &p);
 	policy_free(&p);
+	/* CLI_SANDBOX_DNS=pinned: the same, with the pinning resolver's rules */
+	CHECK(fixture_interactive(&p) == 0, "fixture");
+	p.dns_pinned = true;
+	p.resolver_uid = 999;
+	render_all("pinned", &p);
+	policy_free(&p);
 	return check_done("test_render");
 }
