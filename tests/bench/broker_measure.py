@@ -1,8 +1,6 @@
 #!/usr/bin/env python3
 """The key broker's benchmark client (tests/bench/broker.sh runs it in a container).
 
-  broker_measure.py wait HOST PORT           polls a TCP connect every 2 ms (10 s at most) and
-                                             prints the wall-clock time it first succeeded
   broker_measure.py latency DIRECT BROKER TOKEN N ROUNDS
                                              DIRECT and BROKER are HOST:PORT; for a tiny and a
                                              claude-sized Messages request, ROUNDS interleaved
@@ -13,22 +11,8 @@
 """
 import http.client
 import json
-import socket
 import sys
 import time
-
-
-def wait(host, port):
-    end = time.time() + 10
-    while time.time() < end:
-        try:
-            socket.create_connection((host, int(port)), timeout=0.05).close()
-            print("%.6f" % time.time())
-            return
-        except OSError:
-            time.sleep(0.002)
-    print("timeout")
-    sys.exit(1)
 
 
 def conn(hostport):
@@ -104,7 +88,4 @@ def latency(direct, broker, token, n, rounds):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "wait":
-        wait(sys.argv[2], sys.argv[3])
-    else:
-        latency(*sys.argv[2:7])
+    latency(*sys.argv[2:7])

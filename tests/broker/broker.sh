@@ -70,8 +70,10 @@ mkcert() {  # mkcert CA NAME: a server certificate for NAME signed by CA, in $W/
 			-days 2 -extfile "$W/$1-$2.ext" -out "$W/$1-$2.pem" 2>/dev/null &&
 		chmod 0644 "$W/$1-$2.key"
 }
-mkca test && mkcert test upstream.test && mkca rogue && mkcert rogue upstream.test ||
-	{ echo "Bail out! openssl could not make the test certificates"; exit 1; }
+if ! { mkca test && mkcert test upstream.test && mkca rogue && mkcert rogue upstream.test; }; then
+	echo "Bail out! openssl could not make the test certificates"
+	exit 1
+fi
 cat /etc/ssl/certs/ca-certificates.crt "$W/test-ca.pem" >"$W/bundle-with-test-ca.pem"
 chmod 0644 "$W/bundle-with-test-ca.pem"
 
@@ -156,38 +158,48 @@ one_engine() {
 	"$ENGINE" network create --internal --subnet 198.51.100.240/28 "$NET" >/dev/null ||
 		{ t_fail "$EN: the test network"; return; }
 	# shellcheck disable=SC2086 # LIMITS is a list of words
-	"$ENGINE" run -d --name "b32-mock-$$" $LIMITS --network "$NET" --ip 198.51.100.242 -v "$HERE:/t:ro" \
+	if ! { "$ENGINE" run -d --name "b32-mock-$$" $LIMITS --network "$NET" --ip 198.51.100.242 -v "$HERE:/t:ro" \
 		"$PYIMAGE" python3 /t/mock_upstream.py --port 8080 >/dev/null &&
 		"$ENGINE" run -d --name "b32-tls-$$" $LIMITS --network "$NET" --ip 198.51.100.243 -v "$HERE:/t:ro" -v "$W:/w:ro" \
-			"$PYIMAGE" python3 /t/mock_upstream.py --port 8443 --tls /w/test-upstream.test.pem /w/test-upstream.test.key >/dev/null ||
-		{ t_fail "$EN: the mock upstreams"; return; }
+			"$PYIMAGE" python3 /t/mock_upstream.py --port 8443 --tls /w/test-upstream.test.pem /w/test-upstream.test.key >/dev/null; }; then
+		t_fail "$EN: the mock upstreams"
+		return
+	fi
 	ROGUE_IP=198.51.100.250
 	# shellcheck disable=SC2086 # LIMITS is a list of words
 	"$ENGINE" run -d --name "b32-rogue-$$" $LIMITS --network "$NET" --ip "$ROGUE_IP" -v "$HERE:/t:ro" -v "$W:/w:ro" \
 		"$PYIMAGE" python3 /t/mock_upstream.py --port 8443 --tls /w/rogue-upstream.test.pem /w/rogue-upstream.test.key >/dev/null
 	up=http://198.51.100.242:8080
-	brk a 198.51.100.244 anthropic "$up" claude-test-1 refuse &&
+	if ! { brk a 198.51.100.244 anthropic "$up" claude-test-1 refuse &&
 		brk o 198.51.100.245 openai "$up" gpt-test-1 rewrite &&
 		brk g 198.51.100.246 gemini "$up" gemini-test-1 refuse &&
 		brk t1 198.51.100.247 anthropic https://upstream.test:8443 "" refuse \
 			--add-host upstream.test:198.51.100.243 -v "$W/bundle-with-test-ca.pem:/etc/ssl/certs/ca-certificates.crt:ro" &&
 		brk t2 198.51.100.248 anthropic https://upstream.test:8443 "" refuse --add-host upstream.test:198.51.100.243 &&
 		brk t3 198.51.100.249 anthropic https://other.test:8443 "" refuse \
-			--add-host other.test:198.51.100.243 -v "$W/bundle-with-test-ca.pem:/etc/ssl/certs/ca-certificates.crt:ro" ||
-		{ t_fail "$EN: the brokers started"; return; }
+			--add-host other.test:198.51.100.243 -v "$W/bundle-with-test-ca.pem:/etc/ssl/certs/ca-certificates.crt:ro"; }; then
+		t_fail "$EN: the brokers started"
+		return
+	fi
 	for n in a o g t1 t2 t3; do
 		broker_wait "$ENGINE" "b32-$n-$$" || { t_fail "$EN: broker $n listens" "$("$ENGINE" logs "b32-$n-$$" 2>&1 | tail -5)"; return; }
 	done
 	# t4: the right name, the rogue CA (the upstream at ROGUE_IP)
-	brk t4 198.51.100.251 anthropic https://upstream.test:8443 "" refuse \
+	if ! { brk t4 198.51.100.251 anthropic https://upstream.test:8443 "" refuse \
 		--add-host "upstream.test:$ROGUE_IP" -v "$W/bundle-with-test-ca.pem:/etc/ssl/certs/ca-certificates.crt:ro" &&
-		broker_wait "$ENGINE" "b32-t4-$$" || { t_fail "$EN: broker t4 listens"; return; }
+		broker_wait "$ENGINE" "b32-t4-$$"; }; then
+		t_fail "$EN: broker t4 listens"
+		return
+	fi
 	t_pass "$EN: seven brokers and three mock upstreams up ($(( $(date +%s) - T0 )) s)"
 
-	tok1=$(broker_token_add "$DIR_a") && tok2=$(broker_token_add "$DIR_a") && tokr=$(broker_token_add "$DIR_a") &&
+	if ! { tok1=$(broker_token_add "$DIR_a") && tok2=$(broker_token_add "$DIR_a") && tokr=$(broker_token_add "$DIR_a") &&
 		toko=$(broker_token_add "$DIR_o") && tokg=$(broker_token_add "$DIR_g") &&
 		tokt1=$(broker_token_add "$DIR_t1") && tokt2=$(broker_token_add "$DIR_t2") && tokt3=$(broker_token_add "$DIR_t3") &&
-		tokt4=$(broker_token_add "$DIR_t4") || { t_fail "$EN: tokens added"; return; }
+		tokt4=$(broker_token_add "$DIR_t4"); }; then
+		t_fail "$EN: tokens added"
+		return
+	fi
 	printf '%s\n' "$tokr" | broker_token_revoke "$DIR_a"
 	A=http://198.51.100.244:8080 O=http://198.51.100.245:8080 G=http://198.51.100.246:8080
 	MSG='"max_tokens":16,"messages":[{"role":"user","content":"hi"}]'
@@ -383,7 +395,11 @@ for e in ${BROKER_TEST_ENGINES:-podman docker}; do
 			t_skip "docker: the private dockerd did not start (tests/dockerd.sh)"
 			continue
 		fi
-		dockerd_load "$BIMAGE" && dockerd_load "$PYIMAGE" || { t_fail "docker: images loaded"; continue; }
+		if ! { dockerd_load "$BIMAGE" && dockerd_load "$PYIMAGE"; }; then
+			t_fail "docker: images loaded"
+			dockerd_stop
+			continue
+		fi
 		DOCKER_ENGINE=$DOCKER
 		one_engine "$DOCKER_ENGINE"
 		dockerd_stop
