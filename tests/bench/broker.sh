@@ -72,7 +72,9 @@ done
 echo "nginx start inside the container (exec to listening; ms, 5 runs):$own"
 podman exec "$CL" python3 /b/broker_measure.py latency 198.51.100.210:8080 198.51.100.211:8080 "$token" \
 	"${BENCH_REQUESTS:-200}" "${BENCH_ROUNDS:-5}" 2>&1 | sed 's/^/  /'
-rss=$(podman exec "$BR" sh -c 'for s in /proc/[0-9]*/status; do grep -q "^Name:.nginx" "$s" && sed -n "s/^VmRSS:[[:space:]]*//p" "$s"; done' | tr '\n' ' ')
-cg=$(podman exec "$BR" cat /sys/fs/cgroup/memory.current 2>/dev/null || echo '?')
-echo "broker RSS after the load: nginx processes $rss(master, worker); cgroup memory.current $cg bytes"
+# RSS counts the shared pages (libraries, the configuration) in both processes; PSS shares them out.
+mem=$(podman exec "$BR" sh -c 'for p in /proc/[0-9]*; do grep -q "^Name:.nginx" $p/status 2>/dev/null || continue
+	printf "%s RSS %s kB PSS %s kB; " "$(tr "\0" " " <$p/cmdline | cut -c1-20)" \
+		"$(sed -n "s/^Rss:[[:space:]]*\([0-9]*\).*/\1/p" $p/smaps_rollup)" "$(sed -n "s/^Pss:[[:space:]]*\([0-9]*\).*/\1/p" $p/smaps_rollup)"; done')
+echo "broker memory after the load: $mem"
 echo "broker image: $(podman image inspect -f '{{.Size}}' "$BIMAGE") bytes"
