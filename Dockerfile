@@ -326,6 +326,25 @@ USER 1001:1001
 WORKDIR /home/gateway
 ENTRYPOINT ["/usr/local/bin/cli-sandbox-gateway"]
 
+# The key broker (docs/broker.md): nginx from Debian with its njs module, on the bare base, as an
+# unprivileged user, holding the endpoint's key for the sandbox beside it. Its settings, key and
+# run tokens are mounted at /run/broker at run time (host/lib/broker.sh).
+# image/build.sh --cli broker tags it REPOSITORY-broker:TAG.
+FROM ${BUILD_BASE} AS broker
+RUN set -eux; \
+    apt-get update; \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx libnginx-mod-http-js ca-certificates; \
+    apt-get clean; rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt/* /var/log/dpkg.log; \
+    rm -rf /etc/nginx/sites-enabled /etc/nginx/sites-available /etc/nginx/conf.d /var/www /var/log/nginx; \
+    useradd --uid 1002 --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin broker; \
+    find / -xdev -type f -perm /6000 -exec chmod u-s,g-s {} +
+COPY image/broker/nginx.conf image/broker/proxy_headers.conf image/broker/broker.js /usr/share/cli-sandbox-broker/
+RUN set -eux; chmod 0644 /usr/share/cli-sandbox-broker/*; nginx -v
+LABEL io.cli-sandbox.role="broker"
+USER 1002:1002
+EXPOSE 8080
+ENTRYPOINT ["/usr/sbin/nginx", "-e", "stderr", "-c", "/usr/share/cli-sandbox-broker/nginx.conf"]
+
 # The default target, last: all three CLIs (claude first, so that this layer is the claude
 # image's own).
 FROM toolset AS all

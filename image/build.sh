@@ -14,6 +14,8 @@
 # CLI is downloaded once. LIST may also name gateway: the model gateway's image
 # (docs/gateway.md), tagged REPOSITORY-gateway:TAG (localhost/cli-sandbox-gateway:latest
 # for the default IMAGE), where host/cli-sandbox looks for it; it is not part of all.
+# LIST may also name broker: the key broker's image (docs/broker.md), nginx from Debian,
+# tagged REPOSITORY-broker:TAG (localhost/cli-sandbox-broker:latest); not part of all either.
 #
 # Without --cli (the README's set-up), it builds the default set, all and gateway, and ends
 # with `host/cli-sandbox demo` (docs/host-script.md, "See it work"): claude against a scripted
@@ -53,7 +55,7 @@
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "image/build.sh: $*" >&2; exit 1; }
-usage() { die "usage: sh image/build.sh [--cli all,claude,codex,pi,gemini,opencode,gateway] [IMAGE]"; }
+usage() { die "usage: sh image/build.sh [--cli all,claude,codex,pi,gemini,opencode,gateway,broker] [IMAGE]"; }
 
 clis=all,gateway default_set=true
 while [ $# -gt 0 ]; do
@@ -86,7 +88,8 @@ for cli in $(printf '%s' "$clis" | tr ',' ' '); do
 	all) name=$IMAGE ;;
 	claude | codex | pi | gemini | opencode) name=$REPO:$cli ;;
 	gateway) name=$REPO-gateway:$TAG ;;
-	*) die "unknown CLI '$cli' in --cli: use all, claude, codex, pi, gemini, opencode or gateway (comma-separated)" ;;
+	broker) name=$REPO-broker:$TAG ;;
+	*) die "unknown CLI '$cli' in --cli: use all, claude, codex, pi, gemini, opencode, gateway or broker (comma-separated)" ;;
 	esac
 	targets="$targets $cli:$name" names="$names $name"
 done

@@ -8,7 +8,7 @@ nftables iproute2 util-linux bsdutils procps strace python3 shellcheck git curl 
 podman runc debootstrap uidmap fuse-overlayfs catatonit
 python3-kubernetes python3-yaml
 docker.io dnsmasq-base tmux stress-ng
-gnupg skopeo
+gnupg skopeo openssl
 qemu-user-static"
 # Node.js may come from elsewhere (NodeSource bundles npm and conflicts with
 # Debian's npm): ask for the commands, not the packages.

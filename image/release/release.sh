@@ -110,6 +110,8 @@ sbom_name() {  # the SBOM's file name in build/sbom: TAG, but the gateway's (REP
 	case ${1##*/} in
 	*-gateway | *-gateway:latest) echo gateway ;;
 	*-gateway:*) echo "gateway-$(tag_of "$1")" ;;
+	*-broker | *-broker:latest) echo broker ;;
+	*-broker:*) echo "broker-$(tag_of "$1")" ;;
 	*) tag_of "$1" ;;
 	esac
 }
@@ -141,7 +143,11 @@ ident_of() {  # the reference a signature names: the pushed one, else the local 
 	case ${1##*/} in *:*) repo=${1%:*} ;; *) repo=$1 ;; esac
 	if [ -n "${CLI_SANDBOX_PUSH:-}" ]; then
 		# image/build.sh's gateway is REPOSITORY-gateway: pushed as PUSH-gateway.
-		case $repo in *-gateway) repo=$CLI_SANDBOX_PUSH-gateway ;; *) repo=$CLI_SANDBOX_PUSH ;; esac
+		case $repo in
+		*-gateway) repo=$CLI_SANDBOX_PUSH-gateway ;;
+		*-broker) repo=$CLI_SANDBOX_PUSH-broker ;;
+		*) repo=$CLI_SANDBOX_PUSH ;;
+		esac
 	fi
 	# A short name is podman's localhost/NAME; a signature names a full reference.
 	case ${repo%%/*} in *.* | *:* | localhost) ;; *) repo=localhost/$repo ;; esac
