@@ -199,7 +199,8 @@ done
 # What proves the filter rather than the kernel or the uid: without it the
 # same call by the same uid answers otherwise.
 # Where the kernel lacks the feature itself (no vsock transport: the family is
-# unknown, EAFNOSUPPORT; no io_uring built in: ENOSYS), it answers as the
+# unknown, EAFNOSUPPORT; no io_uring built in: ENOSYS; unprivileged user
+# namespaces refused by the host: EPERM), it answers as the
 # filter does, and the refusal cannot be told from the kernel's here: a skip
 # with that reason (the refusal itself is still checked above, and the BPF
 # against libseccomp's in caps.sandbox_filter).
@@ -207,6 +208,9 @@ for k in vsock packet netlink_netfilter unshare_user io_uring_setup bpf keyctl; 
 	case $k:$(got control $k) in
 	vsock:EAFNOSUPPORT)
 		t_skip "control: without the filter vsock answers otherwise: this kernel has no AF_VSOCK (EAFNOSUPPORT without the filter)"
+		continue ;;
+	unshare_user:EPERM)
+		t_skip "control: without the filter unshare_user answers otherwise: this host refuses unprivileged user namespaces itself (EPERM without the filter)"
 		continue ;;
 	io_uring_setup:ENOSYS)
 		t_skip "control: without the filter io_uring_setup answers otherwise: this kernel has no io_uring (ENOSYS without the filter)"
