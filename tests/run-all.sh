@@ -99,25 +99,11 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 sh tests/install-deps.sh || { echo "run-all.sh: installing dependencies failed" >&2; exit 1; }
 
-# ccache (Debian's; tests/install-deps.sh installs it), where present, keeps
-# every configuration's objects from one run to the next: a rerun on the same
-# machine compiles only what changed.  It weakens nothing: an object is
-# reused only for the same compiler, flags and preprocessed source (each
-# configuration of the matrix still has its own), and a compile that warns
-# fails under -Werror and is never cached.  CCACHE_BASEDIR lets another clone
-# of the same sources hit too; objects with debug info still hash their build
-# directory, so their recorded paths stay true.  CLI_SANDBOX_CCACHE=0: none.
-CCACHE_LAUNCHER=-DCMAKE_C_COMPILER_LAUNCHER=  # none (an earlier configuration's choice undone)
-if [ "${CLI_SANDBOX_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null 2>&1; then
-	CCACHE_LAUNCHER=-DCMAKE_C_COMPILER_LAUNCHER=ccache
-fi
-
 build() {  # build DIR CMAKE-ARGS...: RelWithDebInfo unless CMAKE-ARGS say otherwise
 	dir=$1
 	shift
-	# shellcheck disable=SC2086 # empty, or one word
-	cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLI_SANDBOX_WERROR=ON $CCACHE_LAUNCHER "$@" >/dev/null &&
-		CCACHE_BASEDIR="$ROOT" cmake --build "$dir" -j "$(nproc)" >/dev/null
+	cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLI_SANDBOX_WERROR=ON "$@" >/dev/null &&
+		cmake --build "$dir" -j "$(nproc)" >/dev/null
 }
 
 matrix() {  # matrix COMPILER BUILD-TYPE: build with -Werror, run the unit tests
