@@ -155,9 +155,12 @@ abi_cases() {  # abi_cases direct|pid1|optin
 	done
 }
 
-# The control: the same probe as the same uid, without the init.
+# The control: the same probe as the same uid, without the init, in the same
+# environment (a sanitizer's options included: under AddressSanitizer a
+# SIGSEGV becomes its report and exit 1, or an abort with abort_on_error).
 # shellcheck disable=SC2086
-timeout 60 setpriv --reuid "$U" --regid "$U" --clear-groups env -i PATH=/usr/bin:/bin $PROBE > "$T/control.out" 2> "$T/control.err"
+timeout 60 setpriv --reuid "$U" --regid "$U" --clear-groups env -i PATH=/usr/bin:/bin \
+	${ASAN_OPTIONS:+ASAN_OPTIONS=$ASAN_OPTIONS} $PROBE > "$T/control.out" 2> "$T/control.err"
 ok "control: the probe ran without the init (exit 0)" [ $? = 0 ]
 ok "control: no filter of the init's (Seccomp_filters as this shell's)" \
 	[ "$(got control filters)" = "${BASE_FILTERS:-none}" ]
