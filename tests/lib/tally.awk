@@ -52,6 +52,7 @@ function close_test(result) {
 	if (test == "")
 		return
 	if (test in ctest_skipped) {
+		seen_skipped[test] = 1
 		skip(test ": " (why != "" ? why : (first != "" ? first : "(no reason printed)")))
 	} else {
 		passed += tp
@@ -122,6 +123,9 @@ test != "" && /^Test (Passed|Failed)\.$/ { close_test($2 == "Passed." ? "Passed"
 
 END {
 	close_test("")
+	for (name in ctest_skipped)  # a disabled test has no block in the log
+		if (!(name in seen_skipped))
+			skip(name ": did not run (ctest lists it so; no output)")
 	if (ctest_runs == 0)
 		for (i = 1; i <= nstream; i++)
 			tap(stream[i], "")
