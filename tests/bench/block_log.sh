@@ -20,6 +20,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 command -v unshare > /dev/null || { echo "skip: needs unshare"; exit 77; }
+# shellcheck source=tests/lib/controls.sh
+. "$HERE/../lib/controls.sh"
+need_nflog
 topo_up || { echo "not ok - topology"; exit 1; }
 W=$TOPO_DIR/w
 mkdir "$W" && chmod 777 "$W"

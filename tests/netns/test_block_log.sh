@@ -14,6 +14,9 @@ trap topo_down EXIT INT TERM
 for tool in unshare timeout; do
 	command -v $tool > /dev/null || { echo "skip: needs $tool"; exit 77; }
 done
+# shellcheck source=tests/lib/controls.sh
+. "$HERE/../lib/controls.sh"
+need_nflog
 cp "$HERE/block_log_probe.py" "$HERE/netservers.py" "$TOPO_DIR/"
 chmod 644 "$TOPO_DIR"/*.py
 topo_up || { echo "not ok - topology"; exit 1; }

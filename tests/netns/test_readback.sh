@@ -178,6 +178,6 @@ if command -v strace > /dev/null; then
 	ok "... no start without the block log's rules, the command never ran" \
 		sh -c "! grep -q \"block log's rules\" '$TOPO_DIR/enobufs1.err' && [ ! -e '$TOPO_DIR/ran' ]"
 else
-	echo "# strace is missing: the first-attempt-only injection is skipped (tests/install-deps.sh installs it)"
+	t_skip "ENOBUFS on the first batch only: strace is missing (tests/install-deps.sh installs it)"
 fi
 t_done

@@ -65,11 +65,18 @@ arun() {  # arun PODMAN-RUN-ARGS... IMAGE [ARGS...]: one run of the arm64 image
 
 # ------------------------------------------------------------------ 1. binfmt_misc
 sh "$ROOT/tests/install-deps.sh" || { t_fail "the dependencies install (tests/install-deps.sh)"; t_done; exit 1; }
-if ! binfmt_aarch64_up >"$WORK/binfmt.log" 2>&1; then
+binfmt_aarch64_up >"$WORK/binfmt.log" 2>&1
+case $? in
+0) ;;
+2)  # the control: the kernel has no binfmt_misc, or the machine disabled it
+	t_skip "the arm64 init under qemu-user: $(tr '\n' ' ' <"$WORK/binfmt.log")"
+	t_done
+	exit 0 ;;
+*)
 	t_fail "an aarch64 handler in binfmt_misc" "$(cat "$WORK/binfmt.log")"
 	t_done
-	exit 1
-fi
+	exit 1 ;;
+esac
 t_pass "an aarch64 handler in binfmt_misc: $(tr '\n' ';' <"$WORK/binfmt.log")"
 
 # ------------------------------------------------------------------ 2. the images

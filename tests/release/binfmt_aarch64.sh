@@ -4,7 +4,10 @@
 # binfmt-support; and undoes exactly what it did.  Source it.
 #   binfmt_aarch64_up     mounts binfmt_misc where it is not mounted, and
 #                         registers an aarch64 handler with the F flag where
-#                         no enabled one with F is registered; says which
+#                         no enabled one with F is registered; says which.
+#                         Returns 2 where the kernel has no binfmt_misc or the
+#                         machine has it disabled (a skip: the machine lacks the
+#                         feature), 1 on any other failure
 #   binfmt_aarch64_down   removes the handler it registered and unmounts
 #                         binfmt_misc if it mounted it; nothing else
 # The F (fix-binary) flag makes the kernel open the interpreter once, at
@@ -42,13 +45,13 @@ binfmt_aarch64_up() {
 		{ echo "binfmt: $BINFMT_QEMU or $BINFMT_DEF is missing: install qemu-user-static (tests/install-deps.sh)" >&2; return 1; }
 	if [ ! -e "$BINFMT_DIR/register" ]; then
 		grep -qw binfmt_misc /proc/filesystems ||
-			{ echo "binfmt: this kernel has no binfmt_misc (CONFIG_BINFMT_MISC): arm64 programs cannot run here" >&2; return 1; }
+			{ echo "binfmt: this kernel has no binfmt_misc (CONFIG_BINFMT_MISC): arm64 programs cannot run here" >&2; return 2; }
 		mount -t binfmt_misc binfmt_misc "$BINFMT_DIR" || return 1
 		binfmt_mounted_by_us=1
 		echo "binfmt: mounted binfmt_misc on $BINFMT_DIR"
 	fi
 	grep -qx enabled "$BINFMT_DIR/status" ||
-		{ echo "binfmt: binfmt_misc is disabled ($BINFMT_DIR/status); it is the machine's setting, left alone" >&2; return 1; }
+		{ echo "binfmt: binfmt_misc is disabled ($BINFMT_DIR/status); it is the machine's setting, left alone" >&2; return 2; }
 	if h=$(binfmt_aarch64_handler); then
 		echo "binfmt: reusing the aarch64 handler registered as $h"
 		return 0
