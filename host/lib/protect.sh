@@ -236,7 +236,7 @@ protect_mounts() {
 	protect_git
 	while read -r _k _rel; do
 		protect_path "$WS" /workspace "$_k" "$_rel"
-		case $_k$_rel in [fj]*/*) ;; [fj]*) PROTECT_EXCLUDE="$PROTECT_EXCLUDE/$_rel$NL" ;; esac
+		case $_k in [fj]) PROTECT_EXCLUDE="$PROTECT_EXCLUDE/$_rel$NL" ;; esac
 	done <<EOF
 $PROTECT_WS_PATHS
 EOF
