@@ -22,9 +22,9 @@ TAB='	'
 PROTECT_WS_PATHS='f .gitmodules
 f .gitattributes
 f .envrc
-f .mcp.json
-f .claude/settings.json
-f .claude/settings.local.json
+j .mcp.json
+j .claude/settings.json
+j .claude/settings.local.json
 d .claude/commands
 d .claude/agents
 d .claude/hooks

@@ -1077,4 +1077,11 @@ for shell in dash bash-posix; do
 	SH_UNDER_TEST='sh'
 done
 
+# host/lib/protect.sh's own checks (tests/host/protect.sh, TAP of its own): one check here.
+if sh "$repo/tests/host/protect.sh" >"$T/protect.tap" 2>&1; then
+	pass "tests/host/protect.sh: the protection's mounts, placeholders and random run directories"
+else
+	fail "tests/host/protect.sh: the protection's mounts, placeholders and random run directories" "$(grep -v '^ok' "$T/protect.tap")"
+fi
+
 t_done
