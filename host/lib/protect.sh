@@ -96,8 +96,11 @@ protect_mount() {
 }
 
 # protect_placeholder KIND HOSTPATH: make the placeholder (a real run only). noclobber opens
-# with O_EXCL, so nothing is followed or overwritten.
+# with O_EXCL, so nothing is followed or overwritten. Fails, making nothing, where you may not
+# write the folder: the sandbox user, who is you (or, for root, uid 1000 in a folder of root's
+# choosing, which root may write), could not create the path either.
 protect_placeholder() {
+	[ "$INV_UID" = 0 ] || [ -w "${2%/*}" ] || return 1
 	[ "${dry_run:-false}" = false ] || return 0
 	case $1 in
 	d | p) (umask 022 && mkdir -- "$2") ;;
@@ -127,12 +130,12 @@ protect_path() {
 			protect_mount ro "$1/$_pre" "$2/$_pre"
 			return 0
 		fi
-		[ -e "$1/$_pre" ] || protect_placeholder p "$1/$_pre"
+		[ -e "$1/$_pre" ] || protect_placeholder p "$1/$_pre" || return 0
 		protect_mount rw "$1/$_pre" "$2/$_pre"
 		_pre=$_pre/
 	done
 	protect_check "$1/$4"
-	[ -e "$1/$4" ] || protect_placeholder "$3" "$1/$4"
+	[ -e "$1/$4" ] || protect_placeholder "$3" "$1/$4" || return 0
 	if [ "$3" = r ]; then protect_mount rw "$1/$4" "$2/$4"; else protect_mount ro "$1/$4" "$2/$4"; fi
 }
 protect_check() {
