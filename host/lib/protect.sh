@@ -100,7 +100,10 @@ protect_mount() {
 # write the folder: the sandbox user, who is you (or, for root, uid 1000 in a folder of root's
 # choosing, which root may write), could not create the path either.
 protect_placeholder() {
-	[ "$INV_UID" = 0 ] || [ -w "${2%/*}" ] || return 1
+	# The nearest folder that exists (a dry run makes none of the placeholders above).
+	_up=${2%/*}
+	while [ ! -e "$_up" ] && [ "$_up" != "${_up%/*}" ]; do _up=${_up%/*}; done
+	[ "$INV_UID" = 0 ] || [ -w "$_up" ] || return 1
 	[ "${dry_run:-false}" = false ] || return 0
 	case $1 in
 	d | p) (umask 022 && mkdir -- "$2") ;;
