@@ -168,6 +168,7 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	step image-setuid env CLI_SANDBOX_TEST_IMAGE="$test_repo:claude" sh tests/image/setuid.sh
 	# the same image: each CLI does agent work under podman and dockerd
 	step image-agent-work sh tests/image/agent_work.sh
+	step image-protect env CLI_SANDBOX_TEST_IMAGE="$test_repo:claude" CLI_SANDBOX_TEST_CODEX_IMAGE="$test_repo:codex" sh tests/image/protect.sh
 	# codex's sandbox chosen by the operator: 78 unless user namespaces work
 	step image-codex-sandbox env CLI_SANDBOX_TEST_IMAGE="$test_repo:codex" sh tests/image/codex_sandbox.sh
 	# the CLIs that only have images of their own: agent work and their TUI

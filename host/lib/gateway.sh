@@ -230,7 +230,9 @@ gw_secrets_path() {
 	for _b in "${XDG_RUNTIME_DIR:-}" /dev/shm; do
 		case $_b in *:*) continue ;; esac  # the engine's -v cannot mount a path with ':'
 		if memory_dir "$_b"; then
-			GW_SECRET_DIR=$_b/cli-sandbox-gateway.$$ GW_SECRET_FILE=$_b/cli-sandbox-gateway.$$/env
+			# The name's random part comes when gw_secrets_write makes the directory
+			# (host/lib/protect.sh); till then there is none to remove.
+			GW_SECRET_FILE=$_b/cli-sandbox-gateway.RANDOM/env
 			return 0
 		fi
 	done
@@ -243,8 +245,9 @@ gw_secrets_path() {
 gw_secrets_write() {
 	[ -n "$GW_SECRET_FILE" ] || return 0
 	case $1$2 in *"$NL"*) die "the key of endpoint '$endpoint' (\$$EP_KEYENV) has a line break: set the variable to the key alone" ;; esac
-	(umask 077 && mkdir -- "$GW_SECRET_DIR") 2>/dev/null ||
-		die "cannot create the private directory $GW_SECRET_DIR for the gateway's secrets: remove it if a start that was killed left it behind"
+	# A name no other user can guess (and so cannot take first), made with mkdir, mode 700.
+	private_dir "${GW_SECRET_FILE%/cli-sandbox-gateway.RANDOM/env}" cli-sandbox-gateway
+	GW_SECRET_DIR=$PRIVATE_DIR GW_SECRET_FILE=$PRIVATE_DIR/env
 	# Removed on every way out; a signal ends the script, so that the EXIT trap runs (the shell
 	# would not run it when killed by the signal itself).
 	trap on_exit EXIT

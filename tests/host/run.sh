@@ -68,8 +68,14 @@ image)
 network) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; printf '%s\n' "${FAKE_GATEWAY:-}" ;;
 inspect) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; [ -n "${FAKE_RUNNING:-}" ] || exit 1; printf '%s\n' "$FAKE_RUNNING" ;;
 *)
-	# The credentials directory's name carries the script's PID: PID in the record.
-	printf '%s\n' "$name" "$@" | sed 's/cli-sandbox-credentials\.[0-9][0-9]*/cli-sandbox-credentials.PID/' >"$FAKE_DIR/args"
+	# The credentials directory's name has a random part (RANDOM in a dry run): PID in the record.
+	# The protection's mounts (host/lib/protect.sh) are left out: tests/host/protect.sh checks them.
+	printf '%s\n' "$name" "$@" | sed -e 's/cli-sandbox-credentials\.[0-9a-f]\{16\}/cli-sandbox-credentials.PID/' \
+		-e 's/cli-sandbox-credentials\.RANDOM/cli-sandbox-credentials.PID/' |
+		awk '{ a[NR] = $0 } END { for (i = 1; i <= NR; i++) {
+			if ((a[i] == "-v" && a[i + 1] ~ /:(\/workspace\/.|\/home\/node\/\.(claude|codex|pi|gemini)\/|\/run\/cli-sandbox-protect\/)/) ||
+			    (a[i] == "-e" && a[i + 1] ~ /^GIT_CONFIG_(COUNT|KEY_0|VALUE_0)=/)) { i++; continue }
+			print a[i] } }' >"$FAKE_DIR/args"
 	# What the engine would hand the container for each -e NAME (by name: from its environment),
 	# and the credentials file's lines, which the init adds (its content, its and its
 	# directory's mode and path recorded while the engine runs).
@@ -561,7 +567,7 @@ unset CLI_SANDBOX_RELEASE_OUT
 # ---------------------------------------------------------------- engine selection
 # $T/min: the POSIX tools only (no engine, no nc, curl or wget); $T/only-*: one fake engine.
 mkdir -p "$T/min" "$T/only-podman" "$T/only-docker"
-for tool in sh cat awk mkdir mv rm id ls git dirname readlink tail grep stty sed; do
+for tool in sh cat awk mkdir mv rm id ls git dirname readlink tail grep stty sed od rmdir find chmod; do
 	p=$(command -v "$tool") && ln -s "$p" "$T/min/$tool"
 done
 cp "$T/bin/podman" "$T/only-podman/" && cp "$T/bin/docker" "$T/only-docker/"
@@ -1070,5 +1076,12 @@ for shell in dash bash-posix; do
 		"$CRED_CLAUDE" "$GIT_ENV" localhost/cli-sandbox:latest -- claude "it's"
 	SH_UNDER_TEST='sh'
 done
+
+# host/lib/protect.sh's own checks (tests/host/protect.sh, TAP of its own): one check here.
+if sh "$repo/tests/host/protect.sh" >"$T/protect.tap" 2>&1; then
+	pass "tests/host/protect.sh: the protection's mounts, placeholders and random run directories"
+else
+	fail "tests/host/protect.sh: the protection's mounts, placeholders and random run directories" "$(grep -v '^ok' "$T/protect.tap")"
+fi
 
 t_done
