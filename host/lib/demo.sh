@@ -145,12 +145,11 @@ demo_main() {
 	# The key: yours when exported (it reaches the gateway and the model, never the sandbox),
 	# else a throwaway one that stands in for it.
 	_keyvar=ANTHROPIC_API_KEY _keyfrom=yours _keywhat='your key'
-	eval "_key=\${$_keyvar:-}"
+	var_get "$_keyvar"; _key=$VAL
 	if [ -z "$_key" ]; then
 		_key=demo-throwaway-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 		[ ${#_key} -eq 47 ] || die "cannot read 16 random bytes from /dev/urandom for the throwaway key"
-		eval "$_keyvar=\$_key"
-		export "${_keyvar?}"
+		var_set "$_keyvar" "$_key"
 		_keyfrom=throwaway _keywhat='the throwaway key'
 	fi
 

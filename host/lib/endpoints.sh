@@ -6,6 +6,15 @@
 # key-env and speaks (a comma list of anthropic, chat, responses, ollama). A line of only
 # NAME URL (the older format) still works: its type and what it speaks are unknown.
 
+# valid_model NAME: a model's name: [A-Za-z0-9._:/@+-], at most 128 characters, not starting
+# with '-' (Ollama's qwen3:8b and hf.co/org/model:Q4_K_M, vLLM's org/Model-7B, a digest after '@').
+valid_model() {
+	[ -n "$1" ] && [ ${#1} -le 128 ] || return 1
+	case $1 in -* | *[!abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:/@+-]*) return 1 ;; esac
+}
+check_model() {
+	valid_model "$1" || die "bad model name: use at most 128 letters, digits and . _ : / @ + - (not starting with '-'), e.g. qwen3:8b or org/Model-7B"
+}
 # ep_get NAME KEY: print KEY's value on NAME's line (empty when absent); fail without NAME.
 ep_get() {
 	[ -f "$ep_file" ] && awk -v n="$1" -v k="$2=" '
@@ -102,6 +111,7 @@ ep_add() {
 		esac
 		shift
 	done
+	check_url_userinfo "$_url"  # first: the refusals below print the URL
 	case $_url in
 	'' | *[[:space:]]*) die "bad URL '$_url': it must be one word, e.g. http://192.168.1.10:4000" ;;
 	http://?* | https://?*) ;;
@@ -111,11 +121,9 @@ ep_add() {
 	'' | anthropic | openai | ollama) ;;
 	*) die "unknown endpoint type '$_type': use --type anthropic, openai or ollama (or leave it out to probe)" ;;
 	esac
-	case $_model in *[[:space:]=]*) die "bad model name '$_model': one word without '='" ;; esac
-	case $_keyenv in
-	'') ;;
-	[!A-Za-z_]* | *[!A-Za-z0-9_]*) die "bad --key-env '$_keyenv': give the NAME of the variable that holds the key (e.g. --key-env OPENAI_API_KEY), never the key itself" ;;
-	esac
+	[ -z "$_model" ] || check_model "$_model"
+	# The value is not printed: a key given by mistake stays off the screen.
+	[ -z "$_keyenv" ] || is_var_name "$_keyenv" || die "bad --key-env: give the NAME of the exported variable that holds the key (letters, digits and '_', e.g. --key-env OPENAI_API_KEY), never the key itself"
 	_speaks=$_given
 	for _x in $(printf '%s' "$_given" | tr ',' ' '); do
 		case $_x in

@@ -43,6 +43,7 @@ plan_backend() {
 	EP_URL=$(endpoint_url "$_n") || die "no endpoint named '$_n': see 'cli-sandbox endpoints list'"
 	EP_TYPE=$(ep_get "$_n" type) EP_MODEL=$(ep_get "$_n" model)
 	EP_KEYENV=$(ep_get "$_n" key-env) EP_SPEAKS=$(ep_get "$_n" speaks)
+	shq "$EP_URL"; EP_URLQ=$Q  # for the fixes printed (a person's URL, pasted into a shell)
 	PLAN=legacy CLI_API='' CRED_VAR='' UP_API='' URL_FORM=root CLI_ENV='' KEY_TO='' NO_KEY=false PLACEHOLDER_KEY=''
 	[ -n "$EP_TYPE" ] || return 0
 	_up=chat
@@ -52,7 +53,7 @@ plan_backend() {
 		CLI_API=anthropic CRED_VAR=ANTHROPIC_API_KEY
 		case ,$EP_SPEAKS, in
 		*,anthropic,*) if [ "$_out" = true ]; then PLAN=gateway UP_API=anthropic; else PLAN=direct; fi ;;
-		*) [ -n "$_up" ] || die "$_c needs Anthropic Messages, and endpoint '$_n' speaks ${EP_SPEAKS:-nothing known} (no Chat Completions for the gateway to translate to): re-probe it with 'cli-sandbox endpoints add $_n $EP_URL', or use an Anthropic, OpenAI-compatible or Ollama endpoint"
+		*) [ -n "$_up" ] || die "$_c needs Anthropic Messages, and endpoint '$_n' speaks ${EP_SPEAKS:-nothing known} (no Chat Completions for the gateway to translate to): re-probe it with 'cli-sandbox endpoints add $_n $EP_URLQ', or use an Anthropic, OpenAI-compatible or Ollama endpoint"
 		   PLAN=gateway UP_API=chat ;;
 		esac ;;
 	codex)
@@ -79,11 +80,11 @@ plan_backend() {
 	opencode) plan_opencode "$_n" "$_out" ;;
 	esac
 	if [ "$PLAN" = gateway ] && [ -z "$EP_MODEL" ]; then
-		die "endpoint '$_n' has no model, and the gateway must name one upstream: set it with 'cli-sandbox endpoints add $_n $EP_URL --model M' (Ollama: 'cli-sandbox --endpoint $_n models use M')"
+		die "endpoint '$_n' has no model, and the gateway must name one upstream: set it with 'cli-sandbox endpoints add $_n $EP_URLQ --model M' (Ollama: 'cli-sandbox --endpoint $_n models use M')"
 	fi
 	if [ -n "$EP_KEYENV" ]; then
-		eval "_kv=\${$EP_KEYENV:-}"
-		[ -n "$_kv" ] || die "the key variable $EP_KEYENV of endpoint '$_n' is not set: export $EP_KEYENV in your shell (its value is never printed), or re-add the endpoint without --key-env"
+		var_get "$EP_KEYENV"
+		[ -n "$VAL" ] || die "the key variable $EP_KEYENV of endpoint '$_n' is not set: export $EP_KEYENV in your shell (its value is never printed), or re-add the endpoint without --key-env"
 	fi
 }
 
@@ -100,9 +101,9 @@ plan_opencode() {
 	*,anthropic,*) CLI_API=anthropic _up=anthropic ;;
 	*,chat,*) CLI_API=chat _up=chat ;;
 	*,responses,*) CLI_API=responses _up='' ;;
-	*) die "opencode needs Anthropic Messages, OpenAI Chat Completions or Responses, and endpoint '$1' speaks ${EP_SPEAKS:-nothing known}: re-probe it with 'cli-sandbox endpoints add $1 $EP_URL' (Ollama serves Chat Completions at /v1 since 0.1.24)" ;;
+	*) die "opencode needs Anthropic Messages, OpenAI Chat Completions or Responses, and endpoint '$1' speaks ${EP_SPEAKS:-nothing known}: re-probe it with 'cli-sandbox endpoints add $1 $EP_URLQ' (Ollama serves Chat Completions at /v1 since 0.1.24)" ;;
 	esac
-	[ -n "$EP_MODEL" ] || die "endpoint '$1' has no model, and opencode must be told one for its provider: set it with 'cli-sandbox endpoints add $1 $EP_URL --model M' (Ollama: 'cli-sandbox --endpoint $1 models use M')"
+	[ -n "$EP_MODEL" ] || die "endpoint '$1' has no model, and opencode must be told one for its provider: set it with 'cli-sandbox endpoints add $1 $EP_URLQ --model M' (Ollama: 'cli-sandbox --endpoint $1 models use M')"
 	PLAN=direct
 	if [ "$2" = true ]; then
 		[ -n "$_up" ] || die "--keep-keys-out is not available for opencode against endpoint '$1': it speaks only Responses, and the gateway translates to Chat Completions or Messages; run opencode without it (its key then reaches the sandbox)"
@@ -318,8 +319,9 @@ gw_start() {
 	gw_token
 	gw_cmd_net; eval "set -- $CMD"
 	_err=$(eng "$@" 2>&1 >/dev/null) || die "cannot create the gateway's network $GW_NET: $(printf '%s\n' "$_err" | tail -n 1); remove a leftover with '$engine network rm $GW_NET' or choose another CLI_SANDBOX_GATEWAY_SUBNET"
-	_kv=
-	[ -z "$EP_KEYENV" ] || eval "_kv=\${$EP_KEYENV}"
+	VAL=''
+	[ -z "$EP_KEYENV" ] || var_get "$EP_KEYENV"
+	_kv=$VAL
 	gw_secrets_path
 	gw_secrets_write "$TOKEN" "$_kv"
 	gw_cmd_run "$_upurl"; eval "set -- $CMD"

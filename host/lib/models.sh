@@ -35,7 +35,8 @@ models_check_installed() {
 	if ! curl -sf -o /dev/null --noproxy '*' --connect-timeout 3 --max-time 10 "$OB/api/tags" 2>/dev/null; then
 		return 0
 	fi
-	ollama_has "$EP_MODEL" || die "model $EP_MODEL is not installed on endpoint '$endpoint': pull it with 'cli-sandbox --endpoint $endpoint models pull $EP_MODEL', or choose another with 'models use'"
+	shq "$EP_MODEL"
+	ollama_has "$EP_MODEL" || die "model $EP_MODEL is not installed on endpoint '$endpoint': pull it with 'cli-sandbox --endpoint $endpoint models pull $Q', or choose another with 'models use'"
 }
 
 # models_pull MODEL: pull with progress: a bar on a terminal, plain lines otherwise.
@@ -87,6 +88,7 @@ models_main() {
 		;;
 	pull)
 		[ $# -eq 1 ] || die "usage: cli-sandbox models pull MODEL"
+		check_model "$1"
 		ollama_base
 		models_pull "$1" || die "pulling $1 failed: check the name in 'cli-sandbox models catalog' or on ollama.com/library"
 		;;
@@ -100,15 +102,16 @@ models_main() {
 			esac
 		done
 		[ -n "$_m" ] || die "usage: cli-sandbox models use MODEL [--pull]"
-		case $_m in *[[:space:]=]*) die "bad model name '$_m': one word without '='" ;; esac
+		check_model "$_m"
 		ollama_base
+		shq "$_m"; _mq=$Q
 		if ! ollama_has "$_m"; then
 			if [ "$_pull" = false ] && [ -t 0 ] && [ -t 1 ]; then
 				printf '%s is not installed on %s; pull it now? [y/N] ' "$_m" "$endpoint"
 				read -r _ans || _ans=
 				case $_ans in y | Y | yes) _pull=true ;; esac
 			fi
-			[ "$_pull" = true ] || die "model $_m is not installed on endpoint '$endpoint': pull it with 'cli-sandbox models pull $_m', or run 'cli-sandbox models use $_m --pull'"
+			[ "$_pull" = true ] || die "model $_m is not installed on endpoint '$endpoint': pull it with 'cli-sandbox models pull $_mq', or run 'cli-sandbox models use $_mq --pull'"
 			models_pull "$_m" || die "pulling $_m failed: check the name in 'cli-sandbox models catalog'"
 		fi
 		ep_set "$endpoint" model "$_m"

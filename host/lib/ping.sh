@@ -75,12 +75,13 @@ ping_report() {
 
 # ping_creds VALUE: the CLI's credential (the run's token, or the endpoint's key on a direct
 # path) reaches ping's sandbox the way it reaches a run's: in the credentials file on memory
-# (add_credentials; removed by on_exit), whose mount words go in PING_CREDS. The value is set
-# in this shell only, not exported: no engine argument or environment carries it.
+# (add_credentials; removed by on_exit), whose mount words go in PING_CREDS. The value is
+# exported, as a run's is (var_set; add_credentials reads it by name), and no engine argument
+# carries it.
 ping_creds() {
 	PING_CREDS=''
 	[ -n "$1" ] || return 0
-	eval "$CRED_VAR=\$1"
+	var_set "$CRED_VAR" "$1"
 	plan_identity
 	CRED_VARS=$CRED_VAR
 	_saved=$CMD CMD=
@@ -104,7 +105,7 @@ ping_main() {
 	done
 	[ -n "$engine" ] || die "neither docker nor podman is installed: install one of them"
 	plan_backend "$cli" "$endpoint" "$keep_keys_out"
-	[ "$PLAN" != legacy ] || die "endpoint '$endpoint' has no type: re-add it with 'cli-sandbox endpoints add $endpoint $EP_URL' (it is probed) to ping it"
+	[ "$PLAN" != legacy ] || die "endpoint '$endpoint' has no type: re-add it with 'cli-sandbox endpoints add $endpoint $EP_URLQ' (it is probed) to ping it"
 	models_check_installed
 	_out=''
 	if [ "$PLAN" = gateway ]; then
@@ -126,9 +127,9 @@ $(ping_sandbox "$CLI_API" gateway "$_tools")"
 		plan_cli_url
 		host_url "$CLI_URL" || die "$ERR"
 		PING_URL=$HOST_URL
-		_cred=
-		[ -z "$EP_KEYENV" ] || eval "_cred=\${$EP_KEYENV}"
-		ping_creds "$_cred"
+		VAL=''
+		[ -z "$EP_KEYENV" ] || var_get "$EP_KEYENV"
+		ping_creds "$VAL"
 		if [ "$EP_TYPE" = ollama ]; then
 			ep_base "$HOST_URL" ollama; PING_URL=$BASE
 			_out=$(ping_sandbox ollama direct 0)
@@ -240,7 +241,8 @@ doctor_backend() {
 	elif (ollama_has "$EP_MODEL") 2>/dev/null; then
 		check model true "$EP_MODEL is installed on '$endpoint'"
 	else
+		shq "$EP_MODEL"
 		check model false "$EP_MODEL is not installed on '$endpoint'" \
-			"cli-sandbox --endpoint $endpoint models pull $EP_MODEL (or choose another: models use M)"
+			"cli-sandbox --endpoint $endpoint models pull $Q (or choose another: models use M)"
 	fi
 }

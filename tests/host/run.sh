@@ -788,7 +788,7 @@ t "... the line is 'NAME URL key-env=VAR'" grep -qxF "keyed http://192.0.2.5:400
 cs endpoints list
 t "... endpoints list shows it" grep -qxF "  keyed http://192.0.2.5:4000 key=\$MY_GW_KEY" "$T/out"
 cs endpoints add bad http://192.0.2.5:4000 --no-probe --key-env 1BAD
-t "--key-env with a bad variable name is refused" failed_with "bad --key-env '1BAD'"
+t "--key-env with a bad variable name is refused" failed_with "bad --key-env"
 cs endpoints add bad http://192.0.2.5:4000 --no-probe --frob x
 t "an unknown endpoints add option is refused" failed_with "for endpoints add"
 printf 'future http://192.0.2.6:1 type=anthropic speaks=anthropic model=m key-env=FUT_KEY vendor-x=1\n' >>"$CLI_SANDBOX_HOME/endpoints"
@@ -808,6 +808,73 @@ t "... the key reaches claude's variable" cred_file "ANTHROPIC_API_KEY=sk-host-k
 cs --endpoint keyed claude
 t "key-env naming an unset variable: refused, naming it" failed_with "takes its key from MY_GW_KEY, which is not set"
 cs endpoints rm keyed; cs endpoints rm future; cs endpoints rm other
+
+# ---------------------------------------------------------------- input held to its rules (issue 32)
+# A crafted endpoints file, names, models and URLs: nothing of them runs, the file's error names
+# the file and the line, a password in a URL is refused and shown nowhere. In a home of their own:
+# a bad line stops every command that reads the file.
+EVIL=$T/conf-evil
+mkdir -p "$EVIL"
+M=$T/pwned
+# shellcheck disable=SC2016 # the $(...) and ${...} are the attack, meant literally
+printf 'ok http://192.0.2.8:1 type=anthropic speaks=anthropic model=m\nevil http://192.0.2.8:1 type=anthropic speaks=anthropic model=m key-env=K:-$(touch${IFS}%s)}\n' "$M" >"$EVIL/endpoints"
+CLI_SANDBOX_HOME=$EVIL cs --endpoint evil --dry-run claude
+t "a key-env that is no variable's name: --dry-run stops, naming the file and its line" failed_with "$EVIL/endpoints, line 2: bad key-env"
+t "... the command in it did not run" [ ! -e "$M" ]
+t "... the engine did not run" not_run
+CLI_SANDBOX_HOME=$EVIL cs --endpoint evil claude
+t "... a run stops the same way" failed_with "$EVIL/endpoints, line 2: bad key-env"
+t "... and the command did not run" [ ! -e "$M" ]
+t "... nor the engine" not_run
+CLI_SANDBOX_HOME=$EVIL cs --endpoint ok --dry-run claude
+t "a bad line stops a run of another endpoint too (nothing runs)" failed_with "line 2"
+CLI_SANDBOX_HOME=$EVIL cs endpoints list
+t "... and endpoints list" failed_with "line 2"
+CLI_SANDBOX_HOME=$EVIL cs endpoints rm evil
+t "endpoints rm mends the file" rc_is 0
+CLI_SANDBOX_HOME=$EVIL cs endpoints list
+t "... then it reads again" rc_is 0
+# shellcheck disable=SC2016
+printf 'evil http://192.0.2.8:1 type=anthropic speaks=anthropic model=$(touch${IFS}%s)\n' "$M" >>"$EVIL/endpoints"
+CLI_SANDBOX_HOME=$EVIL cs --endpoint evil --dry-run claude
+t "a model in the file outside the model's characters: stopped at its line" failed_with "$EVIL/endpoints, line 2: bad model name"
+printf 'ok http://192.0.2.8:1 type=frob\n' >"$EVIL/endpoints"
+CLI_SANDBOX_HOME=$EVIL cs --endpoint ok --dry-run claude
+t "an unknown type in the file: stopped at line 1" failed_with "$EVIL/endpoints, line 1: bad type"
+printf 'ok http://user:s3cr3t-pw-32@192.0.2.8:1 type=anthropic speaks=anthropic\n' >"$EVIL/endpoints"
+CLI_SANDBOX_HOME=$EVIL cs --endpoint ok --dry-run claude
+t "a URL with user:pass@ in the file: stopped at its line" failed_with "line 1: the URL holds a user name or password"
+t "... the password is in no output" sh -c "! grep -qF s3cr3t-pw-32 '$T/out' '$T/err'"
+# shellcheck disable=SC2016
+cs endpoints add bad http://192.0.2.5:4000 --no-probe --key-env 'K:-$(touch${IFS}'"$M"')}'
+t "endpoints add: a --key-env that is no variable's name is refused" failed_with "bad --key-env"
+t "... nothing ran, nothing was recorded" sh -c "[ ! -e '$M' ] && ! grep -q '^bad ' '$CLI_SANDBOX_HOME/endpoints'"
+# shellcheck disable=SC2016
+cs endpoints add bad http://192.0.2.5:4000 --no-probe --model '$(touch${IFS}x)'
+t "endpoints add: --model '\$(touch\${IFS}x)' is refused" failed_with "bad model name"
+for m in qwen3:8b hf.co/org/model:Q4_K_M org/Model-7B llama3.1@sha256:abc; do
+	cs endpoints add good http://192.0.2.5:4000 --type ollama --no-probe --model "$m"
+	t "endpoints add: the model name $m is accepted" rc_is 0
+done
+cs endpoints rm good
+printf 'ol http://192.0.2.8:11434 type=ollama speaks=ollama,chat\n' >"$EVIL/endpoints"
+# shellcheck disable=SC2016
+for sub in pull use; do
+	CLI_SANDBOX_HOME=$EVIL cs --endpoint ol models "$sub" '$(touch${IFS}x)'
+	t "models $sub '\$(touch\${IFS}x)' is refused before any request" failed_with "bad model name"
+done
+cs endpoints add bad "http://user:s3cr3t-pw-32@192.0.2.5:4000" --no-probe
+t "endpoints add: a URL with user:pass@ is refused, naming --key-env" failed_with "--key-env VAR"
+t "... the password is in no output and not in the file" sh -c "! grep -qF s3cr3t-pw-32 '$T/out' '$T/err' '$CLI_SANDBOX_HOME/endpoints'"
+cs --managed "http://user:s3cr3t-pw-32@192.0.2.5:4000" --dry-run claude
+t "--managed with user:pass@ is refused, naming --key-env" failed_with "--key-env VAR"
+t "... the password is in no output" sh -c "! grep -qF s3cr3t-pw-32 '$T/out' '$T/err'"
+t "... the engine did not run" not_run
+# shellcheck disable=SC2016
+printf 'q http://192.0.2.8:1/$(touch${IFS}x) type=openai speaks=responses\n' >"$EVIL/endpoints"
+CLI_SANDBOX_HOME=$EVIL cs --endpoint q --dry-run claude
+# shellcheck disable=SC2016
+t "a printed fix holds the person's URL shell-quoted" err_has "endpoints add q 'http://192.0.2.8:1/\$(touch\${IFS}x)'"
 
 # ---------------------------------------------------------------- who owns what
 # snapshot DIR: every path under DIR with its owner, group and mode.
