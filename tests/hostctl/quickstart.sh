@@ -120,6 +120,13 @@ ok "platform --json: every fact with its meaning" \
 	python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["facts"]; n=[x["name"] for x in f]; assert all(x["meaning"] for x in f) and {"os","architecture","kernel","engine","mode","cgroup","user namespaces","seccomp","IA32 emulation","CAP_SYS_RESOURCE"} <= set(n), n' "$T/out"
 as_person "cli-sandbox --version" >"$T/out" 2>&1
 ok "the runner hands --version to cli-sandbox-ctl: version and commit" grep -q '^cli-sandbox [0-9.]* (commit [0-9a-f]' "$T/out"
+# after the script's own options: --engine reaches the program (here without CLI_SANDBOX_ENGINE)
+(cd "$T/ws" && env -i PATH="$T/bin:/usr/bin:/bin" HOME="$T/home" FAKE_ARGS="$T/args" \
+	sh -c 'cli-sandbox --engine podman platform --json' </dev/null) >"$T/out" 2>&1
+ok "options before platform: --engine podman reaches the program" \
+	python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["facts"]; e=[x for x in f if x["name"]=="engine"][0]; assert e["value"].startswith("podman"), e' "$T/out"
+as_person "cli-sandbox --engine podman --version" >"$T/out" 2>&1
+ok "options before --version: the runner hands it on" grep -q '^cli-sandbox [0-9.]* (commit [0-9a-f]' "$T/out"
 for c in version platform quickstart init endpoints plan status; do
 	as_person "cli-sandbox-ctl $c --help" >"$T/out" 2>&1
 	ok "$c --help" grep -q "^Usage: cli-sandbox-ctl $c" "$T/out"
