@@ -55,7 +55,7 @@ rc=$?
 te "an unknown type: one line with the fix, non-zero" '[ $rc -ne 0 ] && grep -q '\''use --type anthropic, openai or ollama'\'' "$WORK/out"'
 $CS endpoints add x "http://127.0.0.1:$PORT_chat" --key-env 'sk-abc' >"$WORK/out" 2>&1
 rc=$?
-te "a key given instead of a variable name is refused" '[ $rc -ne 0 ] && grep -q '\''give the NAME of the variable'\'' "$WORK/out"'
+te "a key given instead of a variable name is refused, and not echoed" '[ $rc -ne 0 ] && grep -q '\''give the NAME of the exported variable'\'' "$WORK/out" && ! grep -q sk-abc "$WORK/out"'
 $CS endpoints list --json >"$WORK/out"
 t "list --json: type, model, key variable, speaks" python3 -c '
 import json, sys
