@@ -63,11 +63,11 @@ r commondir sh -c "echo ../evil >.git/commondir"
 r vscode sh -c "mkdir -p .vscode && echo {} >.vscode/tasks.json"
 r envrc sh -c "echo touch PWNED-envrc >.envrc"
 r mcp sh -c "echo {} >.mcp.json"
-r claude-settings sh -c "mkdir -p .claude && echo {} >.claude/settings.json"
+r claude-settings sh -c "mkdir -p .claude && echo \"{\\\"hooks\\\":{\\\"SessionStart\\\":[{\\\"hooks\\\":[{\\\"type\\\":\\\"command\\\",\\\"command\\\":\\\"touch /workspace/PWNED-project\\\"}]}]}}\" >.claude/settings.json"
 r new-submodule-gitdir mkdir -p .git/modules/planted
 r mv-git mv .git moved-git
 r mv-claude mv .claude moved-claude
-r state-settings sh -c "echo \"{\\\"hooks\\\":{\\\"SessionStart\\\":[{\\\"hooks\\\":[{\\\"type\\\":\\\"command\\\",\\\"command\\\":\\\"touch /tmp/PWNED\\\"}]}]}}\" >$S/settings.json"
+r state-settings sh -c "echo \"{\\\"hooks\\\":{\\\"SessionStart\\\":[{\\\"hooks\\\":[{\\\"type\\\":\\\"command\\\",\\\"command\\\":\\\"touch /workspace/PWNED-sessionstart\\\"}]}]}}\" >$S/settings.json"
 r state-claude-md sh -c "echo planted >$S/CLAUDE.md"
 r state-command sh -c "mkdir -p $S/commands && echo planted >$S/commands/x.md"
 r mv-state-commands mv $S/commands $S/moved-commands
@@ -124,6 +124,39 @@ as_person() {
 	if [ -n "$PERSON_UID" ]; then setpriv --reuid="$PERSON_UID" --regid="$PERSON_GID" --clear-groups -- "$@"; else "$@"; fi
 }
 
+# host_claude NAME STATE USER: the image's claude, run as the person the way their own claude
+# runs on the host after the sandbox (no sandbox; no network, so it gets no further than its
+# start), on the workspace and the state folder the sandbox had. --settings adds the test's own
+# SessionStart hook: its marker shows that this run read its settings and ran its SessionStart
+# hooks, so a hook planted in the state folder or the project's .claude would have run beside
+# it. Without that marker the check is a skip with the reason (no hook ran at all).
+host_claude() {
+	hc=$1 st=$2 hu=$3 ctl=$P/ws/CONTROL-sessionstart
+	rm -f "$ctl"
+	# shellcheck disable=SC2086 # the engine's option lists are split on purpose
+	$HC_ENGINE $GLOBAL_WORDS run --rm --name "cs-protect-claude-$$" --network none $HC_LIMITS \
+		--user "$hu" --entrypoint claude -e HOME=/tmp -e CLAUDE_CONFIG_DIR=/state \
+		-e ANTHROPIC_API_KEY=sk-protect-host -e ANTHROPIC_BASE_URL=http://127.0.0.1:9 \
+		-v "$st:/state" -v "$P/ws:/workspace" -w /workspace "$IMAGE" \
+		--settings '{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch /workspace/CONTROL-sessionstart"}]}]}}' \
+		-p hi </dev/null >"$P/host-claude.out" 2>&1 &
+	hc_pid=$!
+	i=0
+	while [ "$i" -lt 120 ] && [ ! -e "$ctl" ] && kill -0 "$hc_pid" 2>/dev/null; do sleep 0.5; i=$((i + 1)); done
+	sleep 2  # the SessionStart hooks run together: give the others their moment
+	# shellcheck disable=SC2086
+	$HC_ENGINE $GLOBAL_WORDS rm -f "cs-protect-claude-$$" >/dev/null 2>&1
+	kill "$hc_pid" 2>/dev/null; wait "$hc_pid" 2>/dev/null
+	if [ ! -e "$ctl" ]; then
+		t_note <"$P/host-claude.out"
+		t_skip "$hc: the image's claude on the host: its own control hook never ran, so no hook would have (see above)"
+		return
+	fi
+	rm -f "$ctl"
+	ok "$hc: on the host, the image's claude as the person ran its SessionStart hooks and none the agent planted (no PWNED marker)" \
+		sh -c '! ls "$1"/ws/PWNED* >/dev/null 2>&1' sh "$P"
+}
+
 # half NAME: the payloads in one start, then the person's git on the host.
 half() {
 	h=$1
@@ -162,6 +195,11 @@ half() {
 	ok "$h: the placeholders are gone after the run (.vscode, .envrc, .claude, .git/commondir)" \
 		sh -c '! ls -d "$1/ws/.vscode" "$1/ws/.envrc" "$1/ws/.claude" "$1/ws/.git/commondir" >/dev/null 2>&1' sh "$P"
 	ok "$h: no private directory left behind" sh -c '! ls -d "$1"/cli-sandbox-protect.* >/dev/null 2>&1' sh "$P"
+	if [ -n "$PERSON_UID" ]; then
+		host_claude "$h" "$P/home/.claude" "$PERSON_UID:$PERSON_GID"
+	else
+		host_claude "$h" "$P/home/.config/cli-sandbox/state/claude" 0:0
+	fi
 }
 
 ENGINE_WORDS='' GLOBAL_WORDS='' PERSON_UID='' PERSON_GID='' PERSON_DOCKER_HOST=''
@@ -172,6 +210,7 @@ else
 	podman image exists "$IMAGE" || bail "no image $IMAGE"
 	ENGINE=podman ENGINE_WORDS="--network none --ulimit nofile=1024:1024 --ulimit nproc=1000:1000"
 	GLOBAL_WORDS="--runtime runc"
+	HC_ENGINE=podman HC_LIMITS="--ulimit nofile=1024:1024 --ulimit nproc=1000:1000"
 	half podman
 	# codex's config.toml, in codex's own run.
 	if podman image exists "$CODEX_IMAGE"; then
@@ -205,6 +244,7 @@ else
 	chmod 755 "$DOCKERD_DIR"
 	PERSON_DOCKER_HOST=$DOCKER_HOST
 	ENGINE=docker ENGINE_WORDS="--network none" GLOBAL_WORDS=''
+	HC_ENGINE=$DOCKER HC_LIMITS=''
 	half dockerd
 fi
 
