@@ -89,7 +89,12 @@ static void set_fix(struct plan *p, const char *words, const char *a1, const cha
 		sh_quote(a1, q1, sizeof(q1));
 	if (a2)
 		sh_quote(a2, q2, sizeof(q2));
-	snprintf(p->fix, sizeof(p->fix), "%s%s%s%s%s%s", words, a1 ? " " : "", q1, a2 ? " " : "", q2, tail ? tail : "");
+	int n = snprintf(p->fix, sizeof(p->fix), "%s%s%s%s%s%s", words, a1 ? " " : "", q1, a2 ? " " : "", q2,
+			 tail ? tail : "");
+	/* A cut command line would run something else: then no line at all (the reason still says
+	 * what to do). URLs and models are bounded well below this, so it takes a hostile value. */
+	if (n < 0 || (size_t)n >= sizeof(p->fix))
+		p->fix[0] = '\0';
 }
 
 static int refuse(struct plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
