@@ -64,10 +64,21 @@ static int add_state_dir(struct command *cmd, const struct cli *c, const struct 
 	return var && !env_lookup(envp, var) ? command_add_var(cmd, var, dir, err) : 0;
 }
 
-/* Everything the row plans: wiring, state folder, autonomy, nested sandbox. */
+/* A key under the second name the CLI reads, when only the first is set
+ * (both profiles, with or without a URL: the CLI needs its key either way). */
+static int copy_keys(const struct cli *c, struct command *cmd, char *const envp[], struct cs_error *err)
+{
+	for (size_t i = 0; i < CLI_MAX_KEY_COPIES && c->key_copies[i][0]; i++)
+		if (!env_lookup(envp, c->key_copies[i][0]) && env_lookup(envp, c->key_copies[i][1]) &&
+		    command_copy_var(cmd, c->key_copies[i][0], c->key_copies[i][1], err))
+			return -1;
+	return 0;
+}
+
+/* Everything the row plans: wiring, keys, state folder, autonomy, nested sandbox. */
 static int plan_cli(const struct cli_start *s, const struct cli *c, struct command *cmd, struct cs_error *err)
 {
-	if (wire(s, c, cmd, err) || add_state_dir(cmd, c, s->user, s->envp, err))
+	if (wire(s, c, cmd, err) || copy_keys(c, cmd, s->envp, err) || add_state_dir(cmd, c, s->user, s->envp, err))
 		return -1;
 	if (s->cfg->profile == CS_PROFILE_MANAGED) {
 		if (c->managed_autonomy(s, cmd, err))
@@ -174,11 +185,16 @@ char **command_environ(const struct command *cmd, char *const envp[])
 		if (!replaced && !(env[out++] = strdup(envp[i])))
 			goto fail;
 	}
-	for (size_t k = 0; k < cmd->n_added; k++)
-		if (asprintf(&env[out++], "%s=%s", cmd->added[k].name, cmd->added[k].value) < 0) {
+	for (size_t k = 0; k < cmd->n_added; k++) {
+		const struct env_var *v = &cmd->added[k];
+		/* A copy reads the source in envp, the environment the plan was built from. */
+		const char *value = v->copy_of ? env_lookup(envp, v->copy_of) : v->value;
+
+		if (value && asprintf(&env[out++], "%s=%s", v->name, value) < 0) {
 			env[--out] = NULL;
 			goto fail;
 		}
+	}
 	return env;
 fail:
 	command_environ_free(env);

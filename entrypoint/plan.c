@@ -18,6 +18,15 @@ int command_add_var(struct command *cmd, const char *name, const char *value,
 	v = &cmd->added[cmd->n_added++];
 	v->name = name;
 	memcpy(v->value, value, len + 1);
+	v->copy_of = NULL;
+	return 0;
+}
+
+int command_copy_var(struct command *cmd, const char *name, const char *from, struct cs_error *err)
+{
+	if (command_add_var(cmd, name, "", err))
+		return -1;
+	cmd->added[cmd->n_added - 1].copy_of = from;
 	return 0;
 }
 
@@ -35,7 +44,7 @@ const char *command_env_value(const struct command *cmd, char *const envp[], con
 {
 	for (size_t i = 0; i < cmd->n_added; i++)
 		if (strcmp(cmd->added[i].name, name) == 0)
-			return cmd->added[i].value;
+			return cmd->added[i].copy_of ? env_lookup(envp, cmd->added[i].copy_of) : cmd->added[i].value;
 	return env_lookup(envp, name);
 }
 

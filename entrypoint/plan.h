@@ -22,6 +22,10 @@ struct cli;  /* a row of the CLI table (entrypoint/clis/cli.h) */
 struct env_var {
 	const char *name;   /* static string */
 	char value[PATH_MAX];  /* a home directory or a URL */
+	/* Or NULL: the name of the variable whose value it gets when the
+	 * environment is made (a key: the plan never holds it, so no plan or
+	 * dry-run can print it). */
+	const char *copy_of;
 };
 
 struct command {
@@ -51,6 +55,9 @@ struct command {
  * plan is full or the text too long. */
 int command_add_var(struct command *cmd, const char *name, const char *value, struct cs_error *err);
 int command_insert_arg(struct command *cmd, const char *a, const char *b, struct cs_error *err);
+/* Adds name with the value that from has in the command's environment (both
+ * static strings); the caller checked that from is set and name is not. */
+int command_copy_var(struct command *cmd, const char *name, const char *from, struct cs_error *err);
 /* The value the command will see: the plan's addition, else envp's. */
 const char *command_env_value(const struct command *cmd, char *const envp[], const char *name);
 /* Appends one clause to cmd->autonomy ("; " between clauses). */

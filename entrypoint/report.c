@@ -196,8 +196,14 @@ int report_nft(const struct pipeline *pl, FILE *out)
 	}
 	fputc('\n', out);
 	for (size_t i = 0; i < pl->command.n_added; i++) {
-		fprintf(out, "# environment adds: %s=", pl->command.added[i].name);
-		print_escaped(out, pl->command.added[i].value);
+		const struct env_var *v = &pl->command.added[i];
+
+		if (v->copy_of) {  /* a key: its names only */
+			fprintf(out, "# environment adds: %s (the value of %s, not shown)\n", v->name, v->copy_of);
+			continue;
+		}
+		fprintf(out, "# environment adds: %s=", v->name);
+		print_escaped(out, v->value);
 		fputc('\n', out);
 	}
 	if (pl->creds.n) {
@@ -232,7 +238,7 @@ static json_t *range_list(const struct policy_dest *d)
 
 int report_json(const struct pipeline *pl, FILE *out)
 {
-	json_t *root, *groups = json_array(), *argv = json_array(), *env = json_object();
+	json_t *root, *groups = json_array(), *argv = json_array(), *env = json_object(), *copied = json_object();
 	json_t *dests = json_array(), *ruleset = json_null(), *uname = json_text(pl->user.name);
 	int rc;
 
@@ -241,7 +247,10 @@ int report_json(const struct pipeline *pl, FILE *out)
 	for (char *const *a = pl->command.argv; *a; a++)
 		json_array_append_new(argv, json_text(*a));
 	for (size_t i = 0; i < pl->command.n_added; i++)
-		json_object_set_new(env, pl->command.added[i].name, json_text(pl->command.added[i].value));
+		if (pl->command.added[i].copy_of)  /* a key: its names only */
+			json_object_set_new(copied, pl->command.added[i].name, json_string(pl->command.added[i].copy_of));
+		else
+			json_object_set_new(env, pl->command.added[i].name, json_text(pl->command.added[i].value));
 	for (size_t i = 0; i < pl->policy.n_dests; i++) {
 		const struct policy_dest *d = &pl->policy.dests[i];
 
@@ -270,7 +279,7 @@ int report_json(const struct pipeline *pl, FILE *out)
 		json_decref(ruleset);
 		ruleset = render_json(&pl->ruleset);
 	}
-	root = json_pack("{s:s, s:b, s:s, s:o, s:o, s:{s:s, s:i, s:i, s:o, s:o}, s:s, s:{s:s, s:b}, s:{s:s, s:o, s:o}, s:s}",
+	root = json_pack("{s:s, s:b, s:s, s:o, s:o, s:{s:s, s:i, s:i, s:o, s:o}, s:s, s:{s:s, s:b}, s:{s:s, s:o, s:o, s:o}, s:s}",
 			 "profile", cs_profile_name(pl->cfg.profile),
 			 "firewall", pl->policy.firewall,
 			 "ruleset_sha256", pl->digest,
@@ -281,6 +290,7 @@ int report_json(const struct pipeline *pl, FILE *out)
 			 "capabilities_dropped", CAPS_TEXT,
 			 "seccomp", "denies", seccomp_text(pl), "user_namespaces", pl->cfg.allow_userns,
 			 "exec", "mode", pl->pid1 ? "init (PID 1)" : "exec", "argv", argv, "env_added", env,
+			 "env_copied", copied,
 			 "table", pl->ruleset.table);
 	json_decref(uname);
 	if (!root)

@@ -18,6 +18,17 @@
 /* claude remembers an approved key by its last 20 characters (its mU()). */
 #define CLAUDE_KEY_TAIL 20
 
+/* Claude Code puts a per-conversation attribution line first in the system
+ * prompt, so no two conversations share a prefix and a local server's prefix
+ * cache never hits; the variable turns the line off.  Anthropic's own API is
+ * left as Claude Code has it.  Called only with a model URL. */
+static int wire(const struct cli_start *s, struct command *plan, struct cs_error *err)
+{
+	if (env_lookup(s->envp, "CLAUDE_CODE_ATTRIBUTION_HEADER") || strcmp(s->cfg->url.host, "api.anthropic.com") == 0)
+		return 0;
+	return command_add_var(plan, "CLAUDE_CODE_ATTRIBUTION_HEADER", "0", err);
+}
+
 /* Managed: --permission-mode bypassPermissions, unless the operator chose
  * by flag, by their settings.json or by the managed settings. */
 static int managed_autonomy(const struct cli_start *s, struct command *plan, struct cs_error *err)
@@ -156,7 +167,7 @@ const struct cli cli_claude = {
 	.name = "claude",
 	.profile_section = "claude",
 	.base_url_vars = { "ANTHROPIC_BASE_URL" },
-	.wire = cli_plan_nothing,
+	.wire = wire,
 	.quiet_vars = { { "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1" }, { "DISABLE_TELEMETRY", "1" },
 			{ "DISABLE_ERROR_REPORTING", "1" }, { "DISABLE_AUTOUPDATER", "1" } },
 	.managed_autonomy = managed_autonomy,

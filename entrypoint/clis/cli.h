@@ -30,6 +30,7 @@
 #define PI_EXTENSION_PATH "/usr/local/share/cli-sandbox/pi-base-url.js"
 
 #define CLI_MAX_VARS 5
+#define CLI_MAX_KEY_COPIES 2
 
 /* What a CLI's rules read when the plan is built. */
 struct cli_start {
@@ -59,6 +60,10 @@ struct cli {
 	/* Managed only: variables and -c values that keep the CLI quiet. */
 	const char *quiet_vars[CLI_MAX_VARS][2];
 	const char *quiet_args[CLI_MAX_VARS];
+	/* Both profiles: {NAME, FROM}, NAME gets FROM's value when FROM is set
+	 * and NAME is not (a key one of the CLI's commands reads under another
+	 * name; the plan shows the names only). */
+	const char *key_copies[CLI_MAX_KEY_COPIES][2];
 
 	/* Autonomy: no prompts in managed (nobody is there to answer them),
 	 * which writes its own note; the CLI's own prompts in interactive, where

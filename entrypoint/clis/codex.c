@@ -315,6 +315,9 @@ const struct cli cli_codex = {
 	.wire = cli_plan_nothing,
 	.quiet_args = { "analytics.enabled=false", "features.plugins=false",
 			"check_for_update_on_startup=false", "feedback.enabled=false" },
+	/* codex 0.171's exec sends Authorization from CODEX_API_KEY only; the
+	 * TUI's login takes OPENAI_API_KEY (first_run below). */
+	.key_copies = { { "CODEX_API_KEY", "OPENAI_API_KEY" } },
 	.managed_autonomy = managed_autonomy,
 	.interactive_note = "codex keeps its own approval prompts (interactive)",
 	.nested_sandbox = nested_sandbox,

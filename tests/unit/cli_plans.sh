@@ -56,6 +56,7 @@ cases() {
 	plan claude-settings -- claude --settings /x.json
 	plan claude-cfg "CLAUDE_CONFIG_DIR=$W/claudecfg" -- claude
 	plan claude-url ANTHROPIC_BASE_URL=http://198.51.100.9/ -- claude
+	plan claude-attribution CLAUDE_CODE_ATTRIBUTION_HEADER=1 -- claude -p x
 	plan claude-after-dd -- claude -- --permission-mode plan
 	plan claude-path -- /usr/local/bin/claude -p x
 	plan codex -- codex
@@ -83,6 +84,9 @@ cases() {
 	plan codex-c-dfa -- codex -c 'sandbox_mode="danger-full-access"' exec x
 	plan codex-cfg-userns "CODEX_HOME=$W/codexcfg" CLI_SANDBOX_ALLOW_USERNS=true -- codex exec x
 	plan codex-profile "CODEX_HOME=$W/codexapr" -- codex -p ro exec x
+	plan codex-key "OPENAI_API_KEY=$KEY" -- codex exec x
+	plan codex-key-own "OPENAI_API_KEY=$KEY" CODEX_API_KEY=sk-own-codex-key -- codex exec x
+	plan codex-key-codex-only CODEX_API_KEY=sk-own-codex-key -- codex exec x
 	plan pi -- pi
 	plan pi-p -- pi -p hello
 	plan pi-url OPENAI_BASE_URL=http://198.51.100.9 -- pi -p hi
@@ -95,6 +99,8 @@ cases() {
 	plan opencode-url ANTHROPIC_BASE_URL=http://198.51.100.9/v1 -- opencode run x
 }
 
+# A key that must never be printed: the plans above hold it for codex.
+KEY=sk-wire32-secret-7f3a9c
 cases > "$W/plans.txt"
 if [ "${3:-}" = --write ]; then
 	cp "$W/plans.txt" "$GOLDEN"
@@ -105,4 +111,28 @@ if diff -u "$GOLDEN" "$W/plans.txt" > "$W/diff"; then
 else
 	t_fail "a CLI's dry-run plan changed" "$(cat "$W/diff")"
 fi
+
+# codex gets OPENAI_API_KEY's value as CODEX_API_KEY (its exec reads only
+# that), and no form of the dry-run shows the value: every output searched.
+for p in managed interactive; do
+	for form in --dry-run --dry-run=json --dry-run=nft; do
+		skip=false
+		[ "$p" = managed ] || skip=true
+		env -i PATH="$W/bin:/usr/bin:/bin" CLI_SANDBOX_USER=4242:4242 HOME=/nonexistent \
+			CLI_SANDBOX_EGRESS_PROFILE=$p TASK_AGENT_MODEL_BASE_URL=http://192.0.2.10:4000/v1 \
+			SKIP_EGRESS_FIREWALL=$skip OPENAI_API_KEY=$KEY \
+			"$BIN" "$form" codex exec x > "$W/key.out" 2>&1 </dev/null
+		rc=$?
+		if [ $rc != 0 ]; then
+			t_fail "codex $form ($p) exits 0" "exit $rc: $(cat "$W/key.out")"
+		elif grep -q -F -e "$KEY" -e "${KEY#sk-}" "$W/key.out"; then
+			t_fail "codex $form ($p) never prints OPENAI_API_KEY's value" "$(grep -F -e "${KEY#sk-}" "$W/key.out")"
+		elif [ "$form" = --dry-run=json ] &&
+			! tr -d ' \n\t' < "$W/key.out" | grep -q '"env_copied":{"CODEX_API_KEY":"OPENAI_API_KEY"}'; then
+			t_fail "codex $form ($p) names the copy in exec.env_copied" "$(cat "$W/key.out")"
+		else
+			t_pass "codex $form ($p): the key's value is not in the output"
+		fi
+	done
+done
 t_done

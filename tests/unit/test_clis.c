@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/cli_names.h"
+#include "base/credentials.h"
 #include "entrypoint/command.h"
 #include "entrypoint/first_run.h"
 #include "profiles/profile.h"
@@ -54,6 +55,13 @@ int main(void)
 		      "%s: pointed at the gateway somehow", nm);
 		CHECK(c->wire != NULL, "%s: a wiring step (cli_plan_nothing for none)", nm);
 		CHECK(c->quiet_vars[0][0] || c->quiet_args[0], "%s: kept quiet in managed", nm);
+		/* a key copied under a second name: both are names the credentials
+		 * file may carry (the host script hands keys in it), and differ */
+		for (size_t k = 0; k < CLI_MAX_KEY_COPIES && c->key_copies[k][0]; k++)
+			CHECK(c->key_copies[k][1] && strcmp(c->key_copies[k][0], c->key_copies[k][1]) != 0 &&
+			      credential_name_ok(c->key_copies[k][0], strlen(c->key_copies[k][0])) &&
+			      credential_name_ok(c->key_copies[k][1], strlen(c->key_copies[k][1])),
+			      "%s: key copy %s from %s", nm, c->key_copies[k][0], c->key_copies[k][1] ? c->key_copies[k][1] : "(none)");
 		CHECK(c->managed_autonomy && c->interactive_note, "%s: autonomy in both profiles", nm);
 		CHECK(c->nested_sandbox && c->decide_sandbox, "%s: a nested-sandbox step (the nothing ones for none)", nm);
 		CHECK(c->state_var && c->state_dir && (c->state_var[0] != '\0') == (c->state_dir[0] != '\0'),

@@ -1,6 +1,7 @@
 /* How the init points each CLI at the gateway, and what it never overrides. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "entrypoint/clis/operator.h"
@@ -203,6 +204,79 @@ int main(void)
 		CHECK(!cli_config_has_key("/nonexistent/x.toml", "model", true), "missing file");
 		unlink(f);
 		rmdir(dir);
+	}
+
+	/* claude: the attribution line off for any server but Anthropic's own
+	 * API (it would defeat a local server's prefix cache); the operator's
+	 * own value wins. */
+	{
+		char *argv[] = { "claude", "-p", "x", NULL };
+		char *own[] = { "CLAUDE_CODE_ATTRIBUTION_HEADER=1", NULL };
+		struct cs_config anthropic = cfg(CS_PROFILE_INTERACTIVE, "https://api.anthropic.com");
+		struct cs_config none = cfg(CS_PROFILE_MANAGED, NULL);
+
+		CHECK(command_build(&managed, &user, no_env, argv, ext, &p, &err) == 0, "claude managed");
+		CHECK(added(&p, "CLAUDE_CODE_ATTRIBUTION_HEADER") && strcmp(added(&p, "CLAUDE_CODE_ATTRIBUTION_HEADER"), "0") == 0,
+		      "managed URL: attribution header off");
+		command_free(&p);
+		CHECK(command_build(&inter, &user, no_env, argv, ext, &p, &err) == 0, "claude interactive");
+		CHECK(added(&p, "CLAUDE_CODE_ATTRIBUTION_HEADER") != NULL, "another DNS host: attribution header off");
+		command_free(&p);
+		CHECK(anthropic.has_url, "api.anthropic.com parses as a URL");
+		CHECK(command_build(&anthropic, &user, no_env, argv, ext, &p, &err) == 0, "claude anthropic");
+		CHECK(added(&p, "CLAUDE_CODE_ATTRIBUTION_HEADER") == NULL, "Anthropic's own API: left as it is");
+		command_free(&p);
+		CHECK(command_build(&none, &user, no_env, argv, ext, &p, &err) == 0, "claude no URL");
+		CHECK(added(&p, "CLAUDE_CODE_ATTRIBUTION_HEADER") == NULL, "no URL: nothing set");
+		command_free(&p);
+		CHECK(command_build(&managed, &user, own, argv, ext, &p, &err) == 0, "claude own");
+		CHECK(added(&p, "CLAUDE_CODE_ATTRIBUTION_HEADER") == NULL, "the operator's value wins");
+		command_free(&p);
+	}
+
+	/* codex: exec reads only CODEX_API_KEY, so it gets OPENAI_API_KEY's
+	 * value; the plan holds the name of the source, never the value. */
+	{
+		char *argv[] = { "codex", "exec", "x", NULL };
+		char *key_env[] = { "OPENAI_API_KEY=sk-test-value-42", NULL };
+		char *both_env[] = { "OPENAI_API_KEY=sk-test-value-42", "CODEX_API_KEY=sk-own", NULL };
+		struct cs_config none = cfg(CS_PROFILE_INTERACTIVE, NULL);
+		char **env;
+		int found = 0;
+
+		CHECK(command_build(&managed, &user, key_env, argv, ext, &p, &err) == 0, "codex key");
+		for (size_t i = 0; i < p.n_added; i++)
+			if (strcmp(p.added[i].name, "CODEX_API_KEY") == 0) {
+				found++;
+				CHECK(p.added[i].copy_of && strcmp(p.added[i].copy_of, "OPENAI_API_KEY") == 0, "a copy of OPENAI_API_KEY");
+				CHECK(strstr(p.added[i].value, "sk-test") == NULL, "the plan does not hold the value");
+			}
+		CHECK(found == 1, "CODEX_API_KEY planned once (%d)", found);
+		CHECK(command_env_value(&p, key_env, "CODEX_API_KEY") &&
+		      strcmp(command_env_value(&p, key_env, "CODEX_API_KEY"), "sk-test-value-42") == 0, "the value the command sees");
+		env = command_environ(&p, key_env);
+		found = 0;
+		for (char **e = env; e && *e; e++)
+			found += strcmp(*e, "CODEX_API_KEY=sk-test-value-42") == 0;
+		CHECK(found == 1, "the command's environment has CODEX_API_KEY with the key");
+		command_environ_free(env);
+		command_free(&p);
+		CHECK(command_build(&none, &user, key_env, argv, ext, &p, &err) == 0, "codex key, no URL");
+		CHECK(command_env_value(&p, key_env, "CODEX_API_KEY") != NULL, "without a URL too");
+		command_free(&p);
+		CHECK(command_build(&managed, &user, both_env, argv, ext, &p, &err) == 0, "codex both keys");
+		CHECK(command_env_value(&p, both_env, "CODEX_API_KEY") &&
+		      strcmp(command_env_value(&p, both_env, "CODEX_API_KEY"), "sk-own") == 0, "the operator's CODEX_API_KEY wins");
+		env = command_environ(&p, both_env);
+		found = 0;
+		for (char **e = env; e && *e; e++)
+			found += strncmp(*e, "CODEX_API_KEY=", 14) == 0;
+		CHECK(found == 1, "the operator's CODEX_API_KEY is kept, once");
+		command_environ_free(env);
+		command_free(&p);
+		CHECK(command_build(&managed, &user, no_env, argv, ext, &p, &err) == 0, "codex no key");
+		CHECK(command_env_value(&p, no_env, "CODEX_API_KEY") == NULL, "no key: nothing added");
+		command_free(&p);
 	}
 
 	/* pi: the extension and both provider variables; interactive is not quieted. */
