@@ -19,7 +19,7 @@
  *  - setuid and setgid bits (issue 31): chmod, fchmod, fchmodat, fchmodat2,
  *    creat, mkdir, mkdirat, mknod, mknodat, and open/openat that create,
  *    with S_ISUID or S_ISGID in the mode (EPERM); openat2, whose mode the
- *    filter cannot read (ENOSYS, so callers fall back to openat).
+ *    filter cannot read, stays allowed (codex's bubblewrap needs it).
  *    no_new_privs does not stop the command from making a setuid file, and
  *    one left in the workspace runs as the sandbox's uid for anyone on the
  *    host.

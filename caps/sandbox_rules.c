@@ -160,8 +160,12 @@ static int deny_kernel_interfaces(scmp_filter_ctx ctx)
  * bits" simple to state and to test, and cost a few instructions.
  *
  * openat2 carries its mode inside struct open_how, behind a pointer the
- * filter cannot read: ENOSYS, so that its callers (systemd, recent runtimes)
- * fall back to openat, which is judged above; glibc's open never uses it.
+ * filter cannot read, and stays allowed: codex's bundled bubblewrap opens its
+ * bind sources with it and stops on ENOSYS ("Can't open source /: Function
+ * not implemented", measured), which broke codex's own sandbox.  So a program
+ * written to call openat2 with O_CREAT and a setid mode is the one way left
+ * to such a bit (docs/privileges.md); libc's open, creat and fopen, and every
+ * tool that uses them, are judged above.
  *
  * Other ABIs (i386, x32) are killed before any of this (the bad-architecture
  * action and libseccomp's x32 range check), so their chmod needs no rule. */
@@ -184,10 +188,8 @@ static const unsigned setid_bits[SETID_BITS_N] = { S_ISUID, S_ISGID };
 #if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) || defined(__riscv) || \
 	defined(__powerpc64__) || defined(__s390x__)
 #define NR_FCHMODAT2_FALLBACK 452
-#define NR_OPENAT2_FALLBACK 437
 #else
 #define NR_FCHMODAT2_FALLBACK __NR_SCMP_ERROR
-#define NR_OPENAT2_FALLBACK __NR_SCMP_ERROR
 #endif
 
 /* The call's number: libseccomp's, else the fallback; negative when the
@@ -236,11 +238,6 @@ static int deny_setid_modes(scmp_filter_ctx ctx)
 						      SCMP_CMP((unsigned)calls[i].flags_arg, SCMP_CMP_MASKED_EQ, creating[c], creating[c]));
 		}
 	}
-	nr = call_nr("openat2", NR_OPENAT2_FALLBACK);
-	if (rc == 0 && nr < 0)
-		return -ENOSYS;
-	if (rc == 0)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
 	return rc;
 }
 

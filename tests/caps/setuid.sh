@@ -4,7 +4,7 @@
 # system call that sets a mode refuses S_ISUID and S_ISGID with EPERM and the
 # file stays without them (chmod, fchmod, fchmodat, fchmodat2, open and
 # openat with O_CREAT or O_TMPFILE, creat, mkdir, mkdirat, mknod, mknodat);
-# openat2 says ENOSYS; chmod 755, open(O_CREAT, 0644) and mkdir 0755 work,
+# a plain openat2 works; chmod 755, open(O_CREAT, 0644) and mkdir 0755 work,
 # and so does an open without O_CREAT whatever its mode register holds.
 # Each case runs with the real init (directly, and under it as PID 1) and,
 # as the control, as the same uid without it: there the same call must set
@@ -95,11 +95,13 @@ for how in direct pid1; do
 		fi
 		ok "$how: $k leaves no setuid/setgid bit ($m)" no_setid "$m"
 	done
-	for k in openat2_creat_4755 openat2_plain; do
-		ok "$how: $k says ENOSYS, so libc falls back to openat (got $(got "$how" "$k"); control $(got control "$k"))" \
-			[ "$(got "$how" "$k")" = ENOSYS ]
-	done
-	ok "$how: openat2 left no file behind" [ "$(mode_of "$how" openat2_creat_4755)" = absent ]
+	# openat2 stays allowed (codex's bubblewrap opens its bind sources with it): a plain one
+	# works; one with O_CREAT and a setid mode is the documented gap (docs/privileges.md).
+	if [ "$(got control openat2_plain)" = ok ]; then
+		ok "$how: a plain openat2 works (got $(got "$how" openat2_plain))" [ "$(got "$how" openat2_plain)" = ok ]
+	else
+		t_skip "$how: openat2: the kernel lacks it (control: $(got control openat2_plain))"
+	fi
 	for kv in chmod_755:755 open_creat_644:644 open_nocreat_4755:644 mkdir_755:755 chmod_1777_dir:1777; do
 		k=${kv%%:*} want=${kv#*:}
 		ok "$how: $k works, mode $want (got $(got "$how" "$k") $(mode_of "$how" "$k"))" \
