@@ -10,7 +10,7 @@
 # here (an empty file or folder) so that it cannot be created either; every folder that holds a
 # protected path is made a mount point itself (bound onto itself), so that it cannot be renamed
 # away and replaced (rename(2) of a mount point fails with EBUSY). Placeholders are made only on
-# a real run and removed at its end when still as made.
+# a real run and stay after it (protect_cleanup says why).
 
 PROTECT_MADE=''     # what this run made, one "KIND PATH" a line, in the order made
 PROTECT_LIST=''     # the mounts: "MODE<TAB>HOST<TAB>CONTAINER" a line, MODE ro or rw
@@ -50,7 +50,7 @@ d agents
 d hooks
 d skills
 d plugins' ;;
-	codex) PROTECT_STATE='f config.toml' ;;
+	codex) PROTECT_STATE='o config.toml' ;;  # o: the sandbox's own copy (protect_own_copy)
 	pi) PROTECT_STATE='j agent/settings.json
 d agent/extensions' ;;
 	gemini) PROTECT_STATE='j settings.json
@@ -248,7 +248,11 @@ $PROTECT_WS_PATHS
 EOF
 	protect_state_paths "$1"
 	while read -r _k _rel; do
-		[ -z "$_k" ] || protect_path "$STATE_HOST" "/home/node/$CLI_DIR" "$_k" "$_rel"
+		case $_k in
+		'') ;;
+		o) protect_own_copy "$1" "$_rel" ;;
+		*) protect_path "$STATE_HOST" "/home/node/$CLI_DIR" "$_k" "$_rel" ;;
+		esac
 	done <<EOF
 $PROTECT_STATE
 EOF
@@ -259,6 +263,27 @@ EOF
 $PROTECT_LIST
 EOF
 	protect_git_excludes
+}
+
+# protect_own_copy CLI REL: a file the CLI must write to work (codex records a project's trust
+# in config.toml, and its TUI cannot go on without that write) is the sandbox's own copy, kept
+# under CLI_SANDBOX_HOME/sandbox-own/CLI (made from yours the first time) and mounted over REL:
+# the CLI inside reads and writes the copy, and the file your own CLI runs (its notify command)
+# is never written. Yours gets an empty placeholder where there is none, so the mount has a
+# point that cannot be renamed away.
+protect_own_copy() {
+	# shellcheck disable=SC2154 # conf: CLI_SANDBOX_HOME, set by host/cli-sandbox
+	_own=$conf/sandbox-own/$1/$2
+	protect_check "$STATE_HOST/$2"
+	[ -e "$STATE_HOST/$2" ] || protect_placeholder f "$STATE_HOST/$2" || return 0
+	if [ "${dry_run:-false}" = false ] && [ ! -e "$_own" ]; then
+		(umask 077 && mkdir -p -- "${_own%/*}") || die "cannot create ${_own%/*}: check that you can write $conf"
+		(umask 077 && cp -- "$STATE_HOST/$2" "$_own") || die "cannot create $_own: check that you can write $conf"
+		# the sandbox user writes it (uid 1000 when run as root)
+		[ "$INV_UID" != 0 ] || chown "$SB_UID:$SB_GID" -- "$_own" || :
+	fi
+	protect_check "$_own"
+	protect_mount rw "$_own" "/home/node/$CLI_DIR/$2"
 }
 
 # protect_git_excludes: the workspace's file placeholders would show in git status inside and be
@@ -279,22 +304,17 @@ protect_git_excludes() {
 	add -e GIT_CONFIG_COUNT=1 -e GIT_CONFIG_KEY_0=core.excludesFile -e GIT_CONFIG_VALUE_0=/run/cli-sandbox-protect/exclude
 }
 
-# protect_cleanup: remove what this run made, last first, each only while still as made (an
-# empty folder; a file with the placeholder's content); the private directory whole.
+# protect_cleanup: remove the private directory. The placeholders stay: another run on the same
+# workspace may have found them and mounted them read-only as yours, and removing one would
+# detach that run's mount (Linux unmounts, in every other namespace, what sits on a removed
+# file or folder), leaving the path writable there. A run killed while another started showed
+# it (the CI rehearsal: the next run's mount source vanished).
 protect_cleanup() {
 	[ -n "$PROTECT_MADE" ] || return 0
-	_rev=$(printf '%s' "$PROTECT_MADE" | awk '{ l[NR] = $0 } END { for (i = NR; i > 0; i--) print l[i] }')
 	while read -r _k _p; do
-		if [ -z "$_k" ] || [ -L "$_p" ]; then continue; fi
-		case $_k in
-		d | p) rmdir -- "$_p" 2>/dev/null ;;
-		f) [ ! -f "$_p" ] || [ -s "$_p" ] || rm -f -- "$_p" ;;
-		j) [ ! -f "$_p" ] || [ "$(cat -- "$_p")" != '{}' ] || rm -f -- "$_p" ;;
-		c) [ ! -f "$_p" ] || [ "$(cat -- "$_p")" != . ] || rm -f -- "$_p" ;;
-		D) rm -rf -- "$_p" ;;
-		esac
+		[ "$_k" != D ] || rm -rf -- "$_p"
 	done <<EOF
-$_rev
+$PROTECT_MADE
 EOF
 	PROTECT_MADE=''
 }
