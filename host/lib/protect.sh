@@ -34,7 +34,7 @@ d .idea
 d .codex
 d .gemini
 d .pi
-d .opencode
+w .opencode
 j opencode.json
 j opencode.jsonc'
 
@@ -241,6 +241,7 @@ protect_mounts() {
 	PROTECT_LIST=''
 	protect_git
 	while read -r _k _rel; do
+		if [ "$_k" = w ]; then protect_own_dir "$_rel"; continue; fi
 		protect_path "$WS" /workspace "$_k" "$_rel"
 		case $_k in [fj]) PROTECT_EXCLUDE="$PROTECT_EXCLUDE/$_rel$NL" ;; esac
 	done <<EOF
@@ -284,6 +285,29 @@ protect_own_copy() {
 	fi
 	protect_check "$_own"
 	protect_mount rw "$_own" "/home/node/$CLI_DIR/$2"
+}
+
+# protect_own_dir REL: a workspace folder that a CLI writes to start (opencode writes its
+# project folder .opencode, plugins' package files among them, and stops with "Unexpected server
+# error" where it is read-only: found by the CI rehearsal's TUI test) and that a host tool loads
+# as code (opencode runs the plugins there): the run gets its own copy, made from yours in a
+# private directory and mounted over it, removed at the end. Yours is never written; where it
+# is absent, an empty placeholder folder is the mount point.
+protect_own_dir() {
+	protect_check "$WS/$1"
+	[ -e "$WS/$1" ] || protect_placeholder d "$WS/$1" || return 0
+	[ -d "$WS/$1" ] || { protect_mount ro "$WS/$1" "/workspace/$1"; return 0; }
+	_own=${TMPDIR:-/tmp}/cli-sandbox-own.RANDOM/d
+	if [ "${dry_run:-false}" = false ]; then
+		private_dir "${TMPDIR:-/tmp}" cli-sandbox-own
+		protect_made D "$PRIVATE_DIR"
+		_own=$PRIVATE_DIR/d
+		cp -R -- "$WS/$1" "$_own" || die "cannot copy $WS/$1 for the sandbox: check the space on ${TMPDIR:-/tmp}"
+		chmod 711 "$PRIVATE_DIR" || :
+		# the sandbox user writes it (uid 1000 when run as root)
+		[ "$INV_UID" != 0 ] || chown -R "$SB_UID:$SB_GID" -- "$_own" || :
+	fi
+	protect_mount rw "$_own" "/workspace/$1"
 }
 
 # protect_git_excludes: the workspace's file placeholders would show in git status inside and be
