@@ -279,7 +279,7 @@ protect_own_copy() {
 	[ -e "$STATE_HOST/$2" ] || protect_placeholder f "$STATE_HOST/$2" || return 0
 	if [ "${dry_run:-false}" = false ] && [ ! -e "$_own" ]; then
 		(umask 077 && mkdir -p -- "${_own%/*}") || die "cannot create ${_own%/*}: check that you can write $conf"
-		(umask 077 && cp -- "$STATE_HOST/$2" "$_own") || die "cannot create $_own: check that you can write $conf"
+		(umask 077 && cat -- "$STATE_HOST/$2" >"$_own") || die "cannot create $_own: check that you can write $conf"
 		# the sandbox user writes it (uid 1000 when run as root)
 		[ "$INV_UID" != 0 ] || chown "$SB_UID:$SB_GID" -- "$_own" || :
 	fi
@@ -302,7 +302,12 @@ protect_own_dir() {
 		private_dir "${TMPDIR:-/tmp}" cli-sandbox-own
 		protect_made D "$PRIVATE_DIR"
 		_own=$PRIVATE_DIR/d
-		cp -R -- "$WS/$1" "$_own" || die "cannot copy $WS/$1 for the sandbox: check the space on ${TMPDIR:-/tmp}"
+		# an empty folder (the placeholder, most often) needs no cp
+		if [ -z "$(ls -A -- "$WS/$1")" ]; then
+			mkdir -- "$_own"
+		else
+			cp -R -- "$WS/$1" "$_own"
+		fi || die "cannot copy $WS/$1 for the sandbox: check the space on ${TMPDIR:-/tmp}"
 		chmod 711 "$PRIVATE_DIR" || :
 		# the sandbox user writes it (uid 1000 when run as root)
 		[ "$INV_UID" != 0 ] || chown -R "$SB_UID:$SB_GID" -- "$_own" || :

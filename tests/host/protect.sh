@@ -18,7 +18,7 @@ trap 'exit 1' INT TERM HUP
 
 # The fake engine: the run's arguments, one a line, in $T/args, and what the workspace and the
 # state folder hold while it runs in $T/during.
-mkdir -p "$T/bin" "$T/home" "$T/run" || exit 1
+mkdir -p "$T/bin" "$T/home" "$T/run" "$T/tmp" || exit 1
 chmod 700 "$T/run"
 # state CLI: the host folder a run mounts as CLI's state folder (root: the sandbox's own).
 state() {
@@ -42,7 +42,8 @@ export FAKE_DIR FAKE_HOME
 # cs WS ARG...: host/cli-sandbox with the fake docker, in WS; output in $T/out, $T/err.
 cs() {
 	_ws=$1; shift
-	(cd "$_ws" && FAKE_WS=$_ws HOME=$T/home PATH=$T/bin:$PATH CLI_SANDBOX_ENGINE=docker \
+	(cd "$_ws" && FAKE_WS=$_ws HOME=$T/home CLI_SANDBOX_HOME=$T/home/.config/cli-sandbox TMPDIR=$T/tmp \
+		PATH=$T/bin:$PATH CLI_SANDBOX_ENGINE=docker \
 		XDG_RUNTIME_DIR=$T/run ANTHROPIC_API_KEY=sk-protect-test OPENAI_API_KEY=sk-protect-test GEMINI_API_KEY=sk-protect-test \
 		sh "$CS" --managed http://192.0.2.1:4000 "$@") </dev/null >"$T/out" 2>"$T/err"
 	RC=$?
@@ -85,7 +86,7 @@ for m in "$WS/.git:/workspace/.git" "$WS/.git/config:/workspace/.git/config:ro" 
 	D="--dry-run shows the mount $m"; t_ok dry_has "$m"
 done
 D="--dry-run shows the git excludes' mount with its random part as RANDOM"
-t_ok dry_has "${TMPDIR:-/tmp}/cli-sandbox-protect.RANDOM/exclude:/run/cli-sandbox-protect/exclude:ro"
+t_ok dry_has "$T/tmp/cli-sandbox-protect.RANDOM/exclude:/run/cli-sandbox-protect/exclude:ro"
 D="--dry-run creates and changes nothing (workspace, home)"; t_ok [ "$before" = "$(tree "$WS")" ]
 
 # ---------------------------------------------------------------- each CLI's state folder
@@ -124,7 +125,7 @@ t_ok sh -c 'grep -q "^-" "$1" && grep -q "^d" "$1"' sh "$T/during"
 D="... afterwards the placeholders stay as made (another run may hold them), what was there stays too"
 t_ok sh -c 'test -f "$1/.envrc" && test ! -s "$1/.envrc" && test -d "$1/.idea" && test -d "$2/commands" && test -s "$1/.vscode/settings.json"' sh "$WS" "$SC"
 D="... .git/config unchanged"; t_ok [ "$cfg" = "$(cksum <"$WS/.git/config")" ]
-D="... the git excludes' private directory is gone"; t_ok sh -c '! ls -d "${TMPDIR:-/tmp}"/cli-sandbox-protect.* 2>/dev/null | grep -q .'
+D="... the git excludes' private directory is gone"; t_ok sh -c '! ls -d "$1"/cli-sandbox-protect.* 2>/dev/null | grep -q .' sh "$T/tmp"
 
 # ---------------------------------------------------------------- links
 rmdir "$WS/.idea" && ln -s /etc "$WS/.idea"  # the placeholder of the run above stays
