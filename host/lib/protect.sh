@@ -280,6 +280,13 @@ protect_own_copy() {
 	if [ "${dry_run:-false}" = false ] && [ ! -e "$_own" ]; then
 		(umask 077 && mkdir -p -- "${_own%/*}") || die "cannot create ${_own%/*}: check that you can write $conf"
 		(umask 077 && cat -- "$STATE_HOST/$2" >"$_own") || die "cannot create $_own: check that you can write $conf"
+		# codex writes config.toml by renaming a new file over it, which a mount point refuses
+		# (EBUSY): its trust screen could never record the answer, and its TUI stopped there.
+		# The copy says at once what that answer would have written: /workspace is trusted.
+		if [ "$1/$2" = codex/config.toml ] && ! grep -qF '[projects."/workspace"]' "$_own"; then
+			printf '\n[projects."/workspace"]\ntrust_level = "trusted"\n' >>"$_own" ||
+				die "cannot write $_own: check that you can write $conf"
+		fi
 		# the sandbox user writes it (uid 1000 when run as root)
 		[ "$INV_UID" != 0 ] || chown "$SB_UID:$SB_GID" -- "$_own" || :
 	fi
