@@ -213,11 +213,16 @@ int main(int argc, char **argv)
 	 * resolver stays resident beside the agent for the whole run */
 	malloc_trim(0);
 	{
-		char up[IPV4_TEXT_MAX];
+		/* the upstreams by address: the host script writes them after
+		 * 127.0.0.1 into the sandbox's resolv.conf, where the init's rule
+		 * "upstream DNS for the resolver's uid alone" reads them */
+		char up[SERVER_UPSTREAMS_MAX * (IPV4_TEXT_MAX + 1)] = "", a[IPV4_TEXT_MAX];
 
-		fprintf(stderr, "cli-sandbox-resolver: serving %zu name(s) on port %u as uid %u, upstream %s%s, pinning into inet %s %s for %us\n",
-			cfg.names.n, ntohs(listen_at.sin_port), (unsigned)uid, ipv4_to_string(ntohl(cfg.upstream[0].sin_addr.s_addr), up),
-			cfg.n_upstream > 1 ? " and more" : "", cfg.target.table, cfg.target.set, cfg.timeout_s);
+		for (size_t i = 0; i < cfg.n_upstream; i++)
+			snprintf(up + strlen(up), sizeof(up) - strlen(up), "%s%s", i ? "," : "",
+				 ipv4_to_string(ntohl(cfg.upstream[i].sin_addr.s_addr), a));
+		fprintf(stderr, "cli-sandbox-resolver: serving %zu name(s) on port %u as uid %u, upstream %s, pinning into inet %s %s for %us\n",
+			cfg.names.n, ntohs(listen_at.sin_port), (unsigned)uid, up, cfg.target.table, cfg.target.set, cfg.timeout_s);
 	}
 	return server_run(&s);
 }
