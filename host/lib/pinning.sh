@@ -66,8 +66,9 @@ pin_plan() {
 # back and loads its seccomp filter before it serves (resolver/confine.c).
 pin_cmd() {
 	CMD=
-	# KILL: as PID 1 of its container the resolver takes no SIGTERM, and rm -f would wait 10 s
-	add run -d --rm --name "$PIN_CT" --stop-signal=KILL
+	# KILL: as PID 1 of its container the resolver takes no SIGTERM, and rm -f would wait 10 s.
+	# No --rm: when it stops at once, its log says why; the run's end removes it (pin_cleanup).
+	add run -d --name "$PIN_CT" --stop-signal=KILL
 	for _a in $PIN_WORDS; do add "$_a"; done
 	[ "$PLAN" != gateway ] || add --network "$GW_NET"
 	add --cap-drop=ALL --cap-add=NET_ADMIN --cap-add=NET_BIND_SERVICE --cap-add=SETUID --cap-add=SETGID --cap-add=SETPCAP
@@ -119,7 +120,7 @@ pin_start() {
 	"$engine" "$@" >/dev/null || die "the pinning resolver's container did not start (above); run with --no-pinning to resolve names once instead"
 	_i=0 _up=''
 	while [ "$_i" -lt 100 ]; do
-		_log=$(eng logs "$PIN_CT" 2>&1) || _log=''
+		_log=$(eng logs "$PIN_CT" 2>&1) || break
 		case $_log in
 		*'cli-sandbox-resolver: serving '*)
 			_up=${_log##*, upstream }
