@@ -21,7 +21,9 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
+# shellcheck disable=SC1091 # the shared TAP helpers and the private dockerd
 . "$ROOT/tests/lib/tap.sh"
+# shellcheck disable=SC1091
 . "$ROOT/tests/dockerd.sh"
 IMAGE=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:claude}
 PYIMAGE=${CLI_SANDBOX_PYTHON_IMAGE:-localhost/cli-sandbox-python:test}
@@ -30,12 +32,12 @@ SBX=$TAG-sbx SRV=$TAG-srv NET=$TAG-net
 RLIMITS="--ulimit nofile=1024:1024 --ulimit nproc=1000:1000"
 WORK=$(mktemp -d /tmp/cli-sandbox-pinning.XXXXXX)
 chmod 755 "$WORK"
-PIDS=''
+PIDS='' SEEN=''
 
 cleanup() {
 	for p in $PIDS; do kill "$p" 2>/dev/null; done
 	for p in $PIDS; do wait "$p" 2>/dev/null; done
-	for c in $(podman ps -aq --filter "name=cli-sandbox-dns-" 2>/dev/null); do podman rm -f "$c" >/dev/null 2>&1; done
+	for c in $SEEN; do podman rm -f "$c" >/dev/null 2>&1; done  # the resolvers of this test's runs, if left
 	dockerd_stop
 	ip netns del "$SBX" 2>/dev/null
 	ip netns del "$SRV" 2>/dev/null
@@ -47,6 +49,9 @@ trap 'exit 130' INT TERM
 T_QUIET=1
 note() { sed 's/^/#   /'; }
 bail() { echo "Bail out! $*"; exit 1; }
+is() {  # is WANT GOT NAME: a check that GOT is WANT
+	if [ "$2" = "$1" ]; then t_pass "$3"; else t_fail "$3" "$2"; fi
+}
 result() { awk -v c="$2" '$1 == c { $1 = ""; sub(/^ /, ""); print; exit }' "$1"; }
 
 [ "$(id -u)" -eq 0 ] || bail "run as root (namespaces, dockerd)"
@@ -55,6 +60,7 @@ cp "$HERE/pinning_probe.js" "$WORK/probe.js"
 chmod 644 "$WORK/probe.js"
 
 # ---- controls: the image's resolver reads the profile; the kernel pins --------------------
+# shellcheck disable=SC2086 # RLIMITS: words
 out=$(podman run --rm --runtime runc $RLIMITS --network none -e CLI_SANDBOX_EGRESS_PROFILE=interactive \
 	--entrypoint /usr/local/sbin/cli-sandbox-resolver \
 	"$IMAGE" --names-for claude 2>&1)
@@ -62,7 +68,7 @@ case $out in
 *"CLI_SANDBOX_DNS=pinned"*) t_pass "control: the image's resolver takes its names from the sandbox's configuration (--names-for)" ;;
 *) bail "the image's cli-sandbox-resolver has no --names-for ($out): rebuild the image (image/build.sh)" ;;
 esac
-ip netns add "$SBX" && ip netns add "$SRV" || bail "cannot create network namespaces"
+{ ip netns add "$SBX" && ip netns add "$SRV"; } || bail "cannot create network namespaces"
 ip -n "$SBX" link set lo up
 if ! ip netns exec "$SBX" nft -f - 2>"$WORK/ctl.err" <<'NFT'
 table inet pinctl {
@@ -126,11 +132,11 @@ scenario() {
 	r=$(result "$ws/phase1.out" connect:rotate.test:8080)
 	case $r in "ok $POOL"*) t_pass "$_e: and its address connects, pinned on demand ($r)" ;; *) t_fail "$_e: the allowed name connects" "$r" ;; esac
 	r=$(result "$ws/phase1.out" a:sub.rotate.test@127.0.0.1)
-	[ "$r" = ENOTFOUND ] && t_pass "$_e: a subdomain of an allowed name: NXDOMAIN" || t_fail "$_e: subdomain NXDOMAIN" "$r"
+	is ENOTFOUND "$r" "$_e: a subdomain of an allowed name: NXDOMAIN"
 	r=$(result "$ws/phase1.out" a:other.test@127.0.0.1)
-	[ "$r" = ENOTFOUND ] && t_pass "$_e: another name: NXDOMAIN" || t_fail "$_e: another name NXDOMAIN" "$r"
+	is ENOTFOUND "$r" "$_e: another name: NXDOMAIN"
 	r=$(result "$ws/phase1.out" txt:rotate.test@127.0.0.1)
-	[ "$r" = EREFUSED ] && t_pass "$_e: TXT of an allowed name: REFUSED" || t_fail "$_e: TXT REFUSED" "$r"
+	is EREFUSED "$r" "$_e: TXT of an allowed name: REFUSED"
 	r=$(result "$ws/phase1.out" "a:rotate.test@$UP")
 	case $r in ok*) t_fail "$_e: DNS straight to the upstream fails" "$r" ;; *) t_pass "$_e: DNS straight to the upstream ($UP) fails ($r)" ;; esac
 	r=$(result "$ws/phase1.out" "a:rotate.test@$OTHER")
@@ -144,6 +150,7 @@ scenario() {
 	# the resolver's container, from the host
 	ct=$($E ps --filter name=cli-sandbox-dns- --format '{{.Names}}' | head -n 1)
 	pid=$($E inspect -f '{{.State.Pid}}' "$ct" 2>/dev/null)
+	SEEN="$SEEN $ct"
 	if [ -n "$ct" ] && [ -n "$pid" ] && [ -r "/proc/$pid/status" ]; then
 		echo "# $ct: $(grep -E '^(Uid|CapEff|CapPrm|CapBnd|NoNewPrivs|Seccomp):' "/proc/$pid/status" | tr -s '\t\n' '  ')"
 		ok "$_e: the resolver runs as uid 1003 (real, effective, saved)" sh -c "awk '/^Uid:/ {exit !(\$2 == 1003 && \$3 == 1003 && \$4 == 1003)}' /proc/$pid/status"
@@ -200,6 +207,7 @@ mkdir -p "$WORK/ws-int" && chown 1000:1000 "$WORK/ws-int"
 	</dev/null >"$WORK/int.out" 2>&1) &
 INT_PID=$!
 if wait_file "$WORK/ws-int/started" 120; then
+	SEEN="$SEEN $(podman ps --filter name=cli-sandbox-dns- --format '{{.Names}}')"
 	ok "Ctrl-C: the resolver ran beside the sandbox" [ -n "$(podman ps -q --filter name=cli-sandbox-dns-)" ]
 	/bin/kill -s INT -- "-$INT_PID" 2>/dev/null
 	i=0
