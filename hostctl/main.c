@@ -12,7 +12,8 @@ static const char usage[] =
 	"Usage: cli-sandbox-ctl COMMAND [ARGS] [--json]\n"
 	"  endpoints list|add|use|rm   the named model endpoints (add probes what each speaks)\n"
 	"  plan --cli CLI [...]        the path a CLI's requests take to an endpoint\n"
-	"  status                      the files, the selected endpoint, each CLI's route\n"
+	"  status                      is everything in place to launch against the endpoint?\n"
+	"  models catalog|list|pull|use   an Ollama endpoint's models (pull shows progress)\n"
 	"  version, --version          this program's version and commit, the images' init and digests\n"
 	"  platform                    what this host offers a run (engine, cgroups, namespaces, ...)\n"
 	"  quickstart                  command lines to start with, filled in for this host\n"
@@ -25,7 +26,7 @@ static const struct {
 } commands[] = {
 	{ "endpoints", cmd_endpoints }, { "plan", cmd_plan },           { "status", cmd_status },
 	{ "version", cmd_version },     { "--version", cmd_version },   { "platform", cmd_platform },
-	{ "quickstart", cmd_quickstart }, { "init", cmd_init },
+	{ "quickstart", cmd_quickstart }, { "init", cmd_init },       { "models", cmd_models },
 };
 
 int main(int argc, char **argv)
