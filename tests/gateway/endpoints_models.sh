@@ -39,7 +39,7 @@ serve all --speaks anthropic,chat,responses
 dead=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 
 $CS endpoints add oll "http://127.0.0.1:$PORT_oll" >"$WORK/out" 2>&1
-t "probe: an Ollama is type ollama, speaks ollama and chat" grep -q 'type ollama, speaks ollama,chat$' "$WORK/out"
+t "probe: an Ollama is type ollama, speaks ollama and chat" grep -q 'type ollama, speaks chat,ollama$' "$WORK/out"
 $CS endpoints add chat "http://127.0.0.1:$PORT_chat/v1" --model m --key-env SOME_KEY >"$WORK/out" 2>&1
 t "probe: a Chat-Completions-only server is type openai, speaks chat" grep -q 'type openai, speaks chat, model m, key from \$SOME_KEY' "$WORK/out"
 $CS endpoints add ant "http://127.0.0.1:$PORT_ant" >"$WORK/out" 2>&1
@@ -52,7 +52,7 @@ te "probe: nothing answering is refused, non-zero, one line with the fix" '[ $rc
 t "... and nothing recorded" sh -c '! grep -q "^dead " "$1"' sh "$CLI_SANDBOX_HOME/endpoints"
 $CS endpoints add x "http://127.0.0.1:$PORT_chat" --type foo >"$WORK/out" 2>&1
 rc=$?
-te "an unknown type: one line with the fix, non-zero" '[ $rc -ne 0 ] && grep -q '\''use --type anthropic, openai or ollama'\'' "$WORK/out"'
+te "an unknown type: one line with the fix, non-zero" '[ $rc -ne 0 ] && grep -q '\''use --type anthropic, openai, ollama or gemini'\'' "$WORK/out"'
 $CS endpoints add x "http://127.0.0.1:$PORT_chat" --key-env 'sk-abc' >"$WORK/out" 2>&1
 rc=$?
 te "a key given instead of a variable name is refused, and not echoed" '[ $rc -ne 0 ] && grep -q '\''give the NAME of the exported variable'\'' "$WORK/out" && ! grep -q sk-abc "$WORK/out"'
@@ -62,7 +62,7 @@ import json, sys
 eps = {e["name"]: e for e in json.load(open(sys.argv[1]))}
 c = eps["chat"]
 assert (c["type"], c["model"], c["key_env"], c["speaks"]) == ("openai", "m", "SOME_KEY", ["chat"]), c
-assert eps["oll"]["speaks"] == ["ollama", "chat"]' "$WORK/out"
+assert eps["oll"]["speaks"] == ["chat", "ollama"]' "$WORK/out"
 printf 'legacy http://192.0.2.9:1\n' >>"$CLI_SANDBOX_HOME/endpoints"
 $CS endpoints list >"$WORK/out"
 t "an old 'NAME URL' line is still listed as it was" grep -qx '  legacy http://192.0.2.9:1' "$WORK/out"
