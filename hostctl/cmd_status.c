@@ -4,10 +4,14 @@
  * gateway's container, and the endpoint reachable over TCP from this host.
  * It only reads: a stale `up` record is reported (missing "gateway"), not
  * removed. */
-#include <curl/curl.h>
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "base/cli_names.h"
 #include "hostctl/cmds.h"
@@ -23,36 +27,48 @@ static const char help[] =
 	"gateway's image where the route needs it and an 'up' gateway, the endpoint reachable (TCP\n"
 	"from this host).  READY, or what is missing; exit 1 when not ready.\n";
 
-/* The endpoint's host and port (the scheme's default when none) as an
- * http:// URL libcurl can open a TCP connection to. */
-static void tcp_url(const char *url, char *out, size_t len)
+/* The URL's port: the one it names, else the scheme's (80, 443). */
+static void url_port(const char *url, char *out, size_t len)
 {
-	bool tls = strncmp(url, "https://", 8) == 0;
 	const char *hp = strstr(url, "://") + 3;
 	size_t n = strcspn(hp, "/");
-	const char *close = memchr(hp, ']', n), *colon = memchr(close ? close : hp, ':', n - (size_t)((close ? close : hp) - hp));
+	const char *close = memchr(hp, ']', n), *from = close ? close : hp;
+	const char *colon = memchr(from, ':', n - (size_t)(from - hp));
 
-	snprintf(out, len, "http://%.*s%s/", (int)n, hp, colon ? "" : tls ? ":443" : ":80");
+	if (colon)
+		snprintf(out, len, "%.*s", (int)(n - (size_t)(colon + 1 - hp)), colon + 1);
+	else
+		snprintf(out, len, "%s", strncmp(url, "https://", 8) == 0 ? "443" : "80");
 }
 
-/* A TCP connection opens within 3 seconds (no request is sent). */
+/* A TCP connection to the URL's host and port opens within 3 seconds (no
+ * request is sent; a socket, not libcurl, so status starts without it). */
 static bool reachable(const char *url)
 {
-	char target[EP_URL_MAX + 16];
-	CURL *c = curl_easy_init();
-	CURLcode rc;
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV }, *res = NULL, *ai;
+	char host[256], port[16];
+	bool ok = false;
 
-	if (!c)
+	if (!url_host(url, host, sizeof(host)))
 		return false;
-	tcp_url(url, target, sizeof(target));
-	curl_easy_setopt(c, CURLOPT_URL, target);
-	curl_easy_setopt(c, CURLOPT_CONNECT_ONLY, 1L);
-	curl_easy_setopt(c, CURLOPT_NOPROXY, "*");
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 3000L);
-	rc = curl_easy_perform(c);
-	curl_easy_cleanup(c);
-	return rc == CURLE_OK;
+	url_port(url, port, sizeof(port));
+	if (getaddrinfo(host, port, &hints, &res) != 0)
+		return false;
+	for (ai = res; ai && !ok; ai = ai->ai_next) {
+		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol), e = 0;
+		socklen_t el = sizeof(e);
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+		if (fd < 0)
+			continue;
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+			ok = true;
+		else if (errno == EINPROGRESS && poll(&p, 1, 3000) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el) == 0)
+			ok = e == 0;
+		close(fd);
+	}
+	freeaddrinfo(res);
+	return ok;
 }
 
 /* The CLI's own image (NAME:CLI beside NAME:latest, as image/build.sh --cli

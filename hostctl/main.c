@@ -2,7 +2,6 @@
  * host/cli-sandbox (as wg beside wg-quick).  The script runs the engine;
  * this program owns the endpoints, their probe, the plan and the person's
  * informational commands, all with --json (docs/hostctl.md). */
-#include <curl/curl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,8 +30,6 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	int rc;
-
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
 		fputs(usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
@@ -40,13 +37,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name) != 0)
 			continue;
-		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-			fputs("cli-sandbox-ctl: error: libcurl does not start; reinstall libcurl4\n", stderr);
-			return 71;
-		}
-		rc = commands[i].fn(argc - 1, argv + 1);
-		curl_global_cleanup();
-		return rc;
+		return commands[i].fn(argc - 1, argv + 1);  /* libcurl is loaded by the first request (curl_lazy.c) */
 	}
 	return ctl_usage("unknown command: see cli-sandbox-ctl --help");
 }
