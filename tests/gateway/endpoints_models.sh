@@ -149,6 +149,20 @@ import json, sys
 o = json.load(open(sys.argv[1]))
 assert (o["ready"], o["missing"], o["cli"], o["path"]) == (False, ["path", "endpoint"], "codex", "refused"), o
 assert o["routes"]["claude"] == "broker" and o["endpoint"]["reachable"] is False and o["gateway"]["running"] is False, o' "$WORK/out"
+# libcurl is loaded only by a request: with it hidden (a mount namespace binds /dev/null over
+# it), endpoints list still works and models list stops with one line naming the package, 71.
+lib=$(ldconfig -p 2>/dev/null | awk '$1 == "libcurl.so.4" { print $NF; exit }')
+if [ "$(id -u)" = 0 ] && [ -n "$lib" ] && command -v unshare >/dev/null 2>&1 && unshare -m true 2>/dev/null; then
+	lib=$(readlink -f "$lib")
+	unshare -m sh -c 'mount --bind /dev/null "$1" && shift && "$@" endpoints list' sh "$lib" $CS >"$WORK/out" 2>&1
+	rc=$?
+	te "without libcurl: endpoints list works" '[ $rc -eq 0 ] && grep -q "^\* oll " "$WORK/out"'
+	unshare -m sh -c 'mount --bind /dev/null "$1" && shift && "$@" models list' sh "$lib" $CS >"$WORK/out" 2>&1
+	rc=$?
+	te "... a request stops with one line naming the package, exit 71" '[ $rc -eq 71 ] && [ "$(wc -l <"$WORK/out")" = 1 ] && grep -q "install it (apt-get install libcurl4)" "$WORK/out"'
+else
+	printf '# SKIP without libcurl: needs root, unshare -m and libcurl.so.4 in the linker cache\n'
+fi
 # a key variable that is not set
 (cd "$WORK/ws" && PATH="$WORK/bin:$PATH" CLI_SANDBOX_ENGINE=podman $CS --endpoint chat claude </dev/null >"$WORK/out" 2>&1)
 rc=$?
