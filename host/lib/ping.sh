@@ -10,6 +10,8 @@
 ping_sandbox() {
 	CMD=
 	add run --rm -i
+	# The run's limits (pids, memory, CPUs, open files, /tmp), as a run of the CLI gets them.
+	add_limits
 	for _a in ${CLI_SANDBOX_ENGINE_ARGS:-}; do add "$_a"; done
 	[ "$PLAN" != gateway ] || add --network "$GW_NET"
 	add --cap-drop=ALL --cap-add=NET_ADMIN --cap-add=SETUID --cap-add=SETGID --cap-add=SETPCAP
