@@ -119,7 +119,7 @@ out:
 }
 
 static const char fix_resolver[] =
-	"run cli-sandbox-resolver as the pod's native sidecar (deploy/kubernetes/interactive-pod.yaml) with this name in its --allow list "
+	"run cli-sandbox-resolver as the pod's native sidecar (deploy/kubernetes/interactive/pod.yaml) with this name in its --allow list "
 	"and the cluster DNS as its --upstream";
 
 /* A lookup that got no answer at all: why, in words. */

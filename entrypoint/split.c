@@ -230,7 +230,7 @@ int split_verify_only(const struct pipeline *pl, const char *resolv_conf, struct
 		return cs_fail(err, CS_EXIT_CONFIG,
 			       "--verify-only proves the managed profile's firewall, or the interactive one with the pinning resolver "
 			       "(CLI_SANDBOX_DNS=pinned), and CLI_SANDBOX_EGRESS_PROFILE is %s without it; "
-			       "use the managed profile in the pod, the pinned interactive pod (deploy/kubernetes/interactive-pod.yaml), "
+			       "use the managed profile in the pod, the pinned interactive pod (deploy/kubernetes/interactive/pod.yaml), "
 			       "or start the interactive profile without the split",
 			       cs_profile_name(pl->cfg.profile));
 	if (privileges_verify_none(&pl->user, err))

@@ -13,6 +13,14 @@
       digest; the NetworkPolicies carry the ConfigMap's gateway tuple; the
       SandboxTemplate's pod spec is the Job's.
 
+  manifests.py validate-interactive DIR
+      deploy/kubernetes/interactive/: the same strict parse (the native
+      sidecar's restartPolicy, newer than Debian's models, is accepted with
+      the value Always only), the firewall and agent containers in the Job's
+      shape, the resolver sidecar after the firewall with NET_ADMIN and only
+      what its start needs, dnsPolicy None with 127.0.0.1 alone, and the
+      ConfigMap's pinned settings.
+
   manifests.py pod DIR OUTDIR --image IMAGE --url URL --name NAME
                    --volume VOLUME [--no-init] [--args JSON | --sh COMMAND]
                    [--add-cap CAP] [--init-no-net-admin] [--env K=V]...
@@ -59,6 +67,16 @@ class Invalid(Exception):
     pass
 
 
+# Fields newer than Debian's python3-kubernetes models, each with the one
+# value these manifests may give it.  A model that knows the field checks it
+# itself.
+NEWER = {
+    # native sidecars (Kubernetes 1.28 behind SidecarContainers, 1.29 on):
+    # an init container that keeps running beside the pod's containers
+    ("V1Container", "restartPolicy"): (lambda v: v == "Always", "only Always (a native sidecar)"),
+}
+
+
 # ------------------------------------------------------------------ strict parse
 def strict(value, type_name, path):
     """Walks value against the python3-kubernetes model type_name; raises
@@ -93,6 +111,9 @@ def strict(value, type_name, path):
         raise Invalid(f"{path}: expected a {type_name} map, got {type(value).__name__}")
     fields = {json_key: cls.openapi_types[attr] for attr, json_key in cls.attribute_map.items()}
     for k, v in value.items():
+        if k not in fields and (type_name, k) in NEWER:
+            need(NEWER[(type_name, k)][0](v), f"{path}.{k}: {NEWER[(type_name, k)][1]}")
+            continue
         if k not in fields:
             raise Invalid(f"{path}.{k}: unknown field of {type_name} (a typo?)")
         strict(v, fields[k], f"{path}.{k}")
@@ -352,6 +373,67 @@ def validate(directory):
     return len(docs)
 
 
+# ------------------------------------------------------------------ the interactive pod
+def validate_interactive(directory):
+    """deploy/kubernetes/interactive/: the ConfigMap and the Pod with the
+    firewall init container, the resolver as a native sidecar, the agent."""
+    docs = load(directory)
+    parse_all(docs)
+    need(sorted(d["kind"] for _, d in docs) == ["ConfigMap", "Pod"], f"{directory}: one ConfigMap and one Pod")
+    cm_path, cm = one(docs, "ConfigMap")
+    data = cm.get("data", {})
+    need(data.get("CLI_SANDBOX_EGRESS_PROFILE") == "interactive" and data.get("CLI_SANDBOX_DNS") == "pinned",
+         f"{cm_path}: the interactive profile with CLI_SANDBOX_DNS=pinned")
+    r_uid = data.get("CLI_SANDBOX_RESOLVER_UID", "")
+    need(re.fullmatch(r"[1-9][0-9]*", r_uid) is not None, f"{cm_path}: CLI_SANDBOX_RESOLVER_UID, a uid other than 0")
+    try:
+        ipaddress.IPv4Address(data.get("CLI_SANDBOX_DNS_UPSTREAM", ""))
+    except ValueError:
+        raise Invalid(f"{cm_path}: CLI_SANDBOX_DNS_UPSTREAM, one IPv4 address (the resolver's --upstream takes one)") from None
+    pod_path, pod = one(docs, "Pod")
+    need(cm["metadata"].get("namespace") == pod["metadata"].get("namespace"), f"{pod_path}: the ConfigMap's namespace")
+    spec = pod["spec"]
+    sp = f"{pod_path}.spec"
+    need(spec.get("dnsPolicy") == "None" and spec.get("dnsConfig", {}).get("nameservers") == ["127.0.0.1"]
+         and not spec["dnsConfig"].get("searches"),
+         f"{sp}: dnsPolicy None, dnsConfig.nameservers [127.0.0.1] alone and no search domains (the resolver answers every lookup)")
+    inits = spec.get("initContainers", [])
+    need([c.get("name") for c in inits] == ["firewall", "resolver"],
+         f"{sp}.initContainers: firewall, then resolver (the sidecar needs the firewall's set)")
+    fw, res = inits
+    # the firewall and the agent: the Job's own shape
+    alone = copy.deepcopy(spec)
+    alone["initContainers"] = [fw]
+    check_pod_spec(alone, sp, cm["metadata"]["name"])
+    agent = spec["containers"][0]
+    need(agent["securityContext"]["runAsUser"] != int(r_uid),
+         f"{cm_path}: CLI_SANDBOX_RESOLVER_UID must not be the agent's uid")
+    need(len(fw.get("args", [])) == 3 and fw["args"][1] == "--" and agent["args"][1:3] == ["--", fw["args"][2]],
+         f"{sp}.initContainers[0].args: --firewall-only -- CLI, the agent's CLI (its names are the ones allowed)")
+    rp = f"{sp}.initContainers[1]"
+    need(res.get("restartPolicy") == "Always", f"{rp}.restartPolicy: Always (a native sidecar)")
+    need(res.get("image") == agent.get("image"), f"{rp}.image: the agent's image")
+    need(res.get("command") == ["/usr/local/sbin/cli-sandbox-resolver"], f"{rp}.command: the image's resolver")
+    need({"configMapRef": {"name": cm["metadata"]["name"]}} in res.get("envFrom", []), f"{rp}.envFrom: the ConfigMap")
+    args = res.get("args", [])
+    pairs = list(zip(args[::2], args[1::2]))
+    need(len(args) % 2 == 0 and ("--upstream", "$(CLI_SANDBOX_DNS_UPSTREAM)") in pairs
+         and ("--user", "$(CLI_SANDBOX_RESOLVER_UID):$(CLI_SANDBOX_RESOLVER_UID)") in pairs
+         and any(o == "--allow" for o, _ in pairs) and all(o in ("--upstream", "--user", "--allow", "--internal") for o, _ in pairs),
+         f"{rp}.args: --upstream $(CLI_SANDBOX_DNS_UPSTREAM), --user $(CLI_SANDBOX_RESOLVER_UID):$(CLI_SANDBOX_RESOLVER_UID), --allow NAME:PORT...")
+    rsc = res.get("securityContext", {})
+    caps = rsc.get("capabilities", {})
+    need(caps.get("drop") == ["ALL"] and "NET_ADMIN" in caps.get("add", [])
+         and set(caps.get("add", [])) <= {"NET_ADMIN", "NET_BIND_SERVICE", "SETUID", "SETGID"},
+         f"{rp}.securityContext.capabilities: drop [ALL], add NET_ADMIN and only what binding port 53 and changing uid need")
+    need(rsc.get("allowPrivilegeEscalation") is False and not rsc.get("privileged") and rsc.get("readOnlyRootFilesystem") is True,
+         f"{rp}.securityContext: allowPrivilegeEscalation false, not privileged, read-only root")
+    need(res.get("startupProbe"), f"{rp}.startupProbe: set, so the agent starts after the resolver listens")
+    for r in ("cpu", "memory", "ephemeral-storage"):
+        need(res.get("resources", {}).get("limits", {}).get(r), f"{rp}.resources.limits.{r}: set")
+    return len(docs)
+
+
 # ------------------------------------------------------------------ kube play
 def render_pod(directory, outdir, image, url, name, volume, no_init, args, env, add_caps,
                init_no_net_admin):
@@ -395,6 +477,10 @@ def render_pod(directory, outdir, image, url, name, volume, no_init, args, env, 
 
 def main(argv):
     try:
+        if len(argv) == 3 and argv[1] == "validate-interactive":
+            n = validate_interactive(argv[2])
+            print(f"{argv[2]}: {n} manifests valid")
+            return 0
         if len(argv) == 3 and argv[1] == "validate":
             n = validate(argv[2])
             print(f"{argv[2]}: {n} manifests valid")
