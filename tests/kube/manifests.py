@@ -21,6 +21,12 @@
       what its start needs, dnsPolicy None with 127.0.0.1 alone, and the
       ConfigMap's pinned settings.
 
+  manifests.py pod-interactive DIR OUTDIR --image IMAGE --name NAME --volume VOLUME
+                   --upstream ADDR --allow NAME:PORT... --sh COMMAND
+                   [--ordinary-sidecar] [--no-resolver]
+      interactive/pod.yaml rendered for kube play (render_interactive says
+      what changes).
+
   manifests.py pod DIR OUTDIR --image IMAGE --url URL --name NAME
                    --volume VOLUME [--no-init] [--args JSON | --sh COMMAND]
                    [--add-cap CAP] [--init-no-net-admin] [--env K=V]...
@@ -475,6 +481,67 @@ def render_pod(directory, outdir, image, url, name, volume, no_init, args, env, 
         yaml.safe_dump(cm, f, sort_keys=False)
 
 
+def render_interactive(directory, outdir, image, name, volume, upstream, allow, sh, ordinary_sidecar, no_resolver):
+    """interactive/pod.yaml for kube play, with only these test changes: the
+    local image; hostNetwork (podman runs inside the test namespace); the
+    podman annotation that keeps init containers for their logs; the Secret
+    as a literal; the claim as a podman volume; the ConfigMap's upstream set
+    to the test upstream and CLI_SANDBOX_ALLOW to the test's names, which
+    also replace the resolver's --allow list; $(VAR) in the resolver's args
+    expanded here (podman 4.3 does not); the agent's command as --sh, with
+    no terminal (nobody attaches).
+    With ordinary_sidecar (an engine without native sidecars): the resolver
+    becomes the pod's first container, without restartPolicy and
+    startupProbe, and the agent's container waits for the resolver with the
+    startupProbe's own command before it execs the init (the kubelet's gate,
+    by hand).  no_resolver leaves the resolver out."""
+    docs = load(directory)
+    _, pod = one(docs, "Pod")
+    _, cm = one(docs, "ConfigMap")
+    pod, cm = copy.deepcopy(pod), copy.deepcopy(cm)
+    cm["data"]["CLI_SANDBOX_DNS_UPSTREAM"] = upstream
+    cm["data"]["CLI_SANDBOX_ALLOW"] = ",".join(allow)
+    del cm["metadata"]["namespace"]
+    spec = pod["spec"]
+    spec["hostNetwork"] = True
+    fw, res = spec["initContainers"]
+    agent = spec["containers"][0]
+    for c in (fw, res, agent):
+        c["image"] = image
+        for e in c.get("env", []):
+            if "secretKeyRef" in e.get("valueFrom", {}):
+                del e["valueFrom"]
+                e["value"] = "sk-test-not-a-key"
+    args = [a for o, v in zip(res["args"][::2], res["args"][1::2]) if o != "--allow" for a in (o, v)]
+    for n in allow:
+        args += ["--allow", n]
+    res["args"] = [re.sub(r"\$\((\w+)\)", lambda m: cm["data"][m.group(1)], a) for a in args]
+    agent["args"] = ["--verify-only", "--", "sh", "-c", sh]
+    agent.pop("stdin", None)  # nobody attaches in a test: a plain log, no terminal
+    agent.pop("tty", None)
+    for v in spec["volumes"]:
+        if "persistentVolumeClaim" in v:
+            v["persistentVolumeClaim"]["claimName"] = volume
+    probe = res["startupProbe"]["exec"]["command"]
+    if no_resolver:
+        spec["initContainers"] = [fw]
+    elif ordinary_sidecar:
+        spec["initContainers"] = [fw]
+        del res["restartPolicy"], res["startupProbe"]
+        spec["containers"] = [res, agent]
+        need(probe[:2] == ["/bin/bash", "-c"], "the startupProbe is a bash -c command")
+        agent["command"] = ["/bin/bash", "-c",
+                            "i=0; until " + probe[2] + " 2>/dev/null; do i=$((i+1)); [ $i -lt 100 ] || break; sleep 0.1; done; "
+                            "exec /usr/local/sbin/cli-sandbox-init \"$@\"", "agent"]
+    meta = {"name": name, "labels": pod["metadata"].get("labels", {}),
+            "annotations": {"io.podman.annotations.init.container.type": "always"}}
+    out = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+    with open(os.path.join(outdir, "pod.yaml"), "w") as f:
+        yaml.safe_dump(out, f, sort_keys=False)
+    with open(os.path.join(outdir, "configmap.yaml"), "w") as f:
+        yaml.safe_dump(cm, f, sort_keys=False)
+
+
 def main(argv):
     try:
         if len(argv) == 3 and argv[1] == "validate-interactive":
@@ -484,6 +551,26 @@ def main(argv):
         if len(argv) == 3 and argv[1] == "validate":
             n = validate(argv[2])
             print(f"{argv[2]}: {n} manifests valid")
+            return 0
+        if len(argv) >= 4 and argv[1] == "pod-interactive":
+            o = {"--image": None, "--name": None, "--volume": None, "--upstream": None, "--sh": None}
+            allow, flags, i = [], set(), 4
+            while i < len(argv):
+                a = argv[i]
+                if a in ("--ordinary-sidecar", "--no-resolver"):
+                    flags.add(a)
+                    i += 1
+                elif a == "--allow" and i + 1 < len(argv):
+                    allow.append(argv[i + 1])
+                    i += 2
+                elif a in o and i + 1 < len(argv):
+                    o[a], i = argv[i + 1], i + 2
+                else:
+                    raise Invalid(f"unknown option {a}")
+            if None in o.values() or not allow:
+                raise Invalid("pod-interactive needs --image, --name, --volume, --upstream, --sh and --allow")
+            render_interactive(argv[2], argv[3], o["--image"], o["--name"], o["--volume"], o["--upstream"], allow,
+                               o["--sh"], "--ordinary-sidecar" in flags, "--no-resolver" in flags)
             return 0
         if len(argv) >= 4 and argv[1] == "pod":
             opts = {"--image": None, "--url": None, "--name": None, "--volume": None, "--args": None,
