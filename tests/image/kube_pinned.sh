@@ -148,7 +148,11 @@ play() {
 		i=$((i + 1))
 	done
 	engine sh -c "podman logs '$pod-firewall' >'$WORK/$name.fw.log' 2>&1; podman inspect --format '{{.State.ExitCode}}' '$pod-firewall' >'$WORK/$name.fw.rc' 2>/dev/null
-		podman logs '$pod-agent' >'$WORK/$name.agent.log' 2>&1; podman inspect --format '{{.State.ExitCode}}' '$pod-agent' >'$WORK/$name.agent.rc' 2>/dev/null
+		podman logs '$pod-agent' >'$WORK/$name.agent.log' 2>&1
+		case \$(podman inspect --format '{{.State.Status}}' '$pod-agent' 2>/dev/null) in
+		exited | stopped) podman inspect --format '{{.State.ExitCode}}' '$pod-agent' >'$WORK/$name.agent.rc' ;;
+		*) echo 'never started' >'$WORK/$name.agent.rc' ;;
+		esac
 		podman logs '$pod-resolver' >'$WORK/$name.resolver.log' 2>&1
 		podman exec '$pod-resolver' grep -E '^(Uid|Gid|Groups|CapEff|CapPrm|CapAmb|NoNewPrivs|Seccomp):' /proc/1/status >'$WORK/$name.resolver.status' 2>&1
 		podman pod rm -f '$pod' >/dev/null 2>&1"

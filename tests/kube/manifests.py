@@ -407,9 +407,15 @@ def validate_interactive(directory):
     need([c.get("name") for c in inits] == ["firewall", "resolver"],
          f"{sp}.initContainers: firewall, then resolver (the sidecar needs the firewall's set)")
     fw, res = inits
-    # the firewall and the agent: the Job's own shape
+    # the firewall and the agent: the Job's own shape, but for the two
+    # capabilities the interactive profile's start-time lookups need (their
+    # child changes to the agent's user before it parses an answer)
+    fw_add = fw.get("securityContext", {}).get("capabilities", {}).get("add", [])
+    need("NET_ADMIN" in fw_add and set(fw_add) <= {"NET_ADMIN", "SETUID", "SETGID"},
+         f"{sp}.initContainers[0].securityContext.capabilities: add NET_ADMIN, and SETUID and SETGID for the lookups' child, nothing else")
     alone = copy.deepcopy(spec)
-    alone["initContainers"] = [fw]
+    alone["initContainers"] = [copy.deepcopy(fw)]
+    alone["initContainers"][0]["securityContext"]["capabilities"]["add"] = ["NET_ADMIN"]
     check_pod_spec(alone, sp, cm["metadata"]["name"])
     agent = spec["containers"][0]
     need(agent["securityContext"]["runAsUser"] != int(r_uid),

@@ -57,6 +57,7 @@ INTERACTIVE_MUTATIONS = [
     ("pod.yaml", "add: [NET_ADMIN, NET_BIND_SERVICE, SETUID, SETGID]", "add: [NET_ADMIN, NET_BIND_SERVICE, SETUID, SETGID, NET_RAW]",
      "only what binding port 53"),
     ("pod.yaml", "add: [NET_ADMIN, NET_BIND_SERVICE, SETUID, SETGID]", "add: [NET_BIND_SERVICE, SETUID, SETGID]", "add NET_ADMIN"),
+    ("pod.yaml", "add: [NET_ADMIN, SETUID, SETGID]", "add: [NET_ADMIN, SETUID, SETGID, SYS_ADMIN]", "for the lookups' child"),
     ("pod.yaml", "  dnsPolicy: None", "  dnsPolicy: ClusterFirst", "dnsPolicy None"),
     ("pod.yaml", "nameservers: [127.0.0.1]", "nameservers: [127.0.0.1, 10.96.0.10]", "127.0.0.1] alone"),
     ("pod.yaml", "      startupProbe:\n", "      livenessProbe:\n", "startupProbe"),
