@@ -436,7 +436,7 @@ def validate_interactive(directory):
     rsc = res.get("securityContext", {})
     caps = rsc.get("capabilities", {})
     need(caps.get("drop") == ["ALL"] and "NET_ADMIN" in caps.get("add", [])
-         and set(caps.get("add", [])) <= {"NET_ADMIN", "NET_BIND_SERVICE", "SETUID", "SETGID"},
+         and set(caps.get("add", [])) <= {"NET_ADMIN", "NET_BIND_SERVICE", "SETUID", "SETGID", "SETPCAP"},
          f"{rp}.securityContext.capabilities: drop [ALL], add NET_ADMIN and only what binding port 53 and changing uid need")
     need(rsc.get("allowPrivilegeEscalation") is False and not rsc.get("privileged") and rsc.get("readOnlyRootFilesystem") is True,
          f"{rp}.securityContext: allowPrivilegeEscalation false, not privileged, read-only root")
@@ -537,7 +537,7 @@ def render_interactive(directory, outdir, image, name, volume, upstream, allow, 
         spec["containers"] = [res, agent]
         need(probe[:2] == ["/bin/bash", "-c"], "the startupProbe is a bash -c command")
         agent["command"] = ["/bin/bash", "-c",
-                            "i=0; until " + probe[2] + " 2>/dev/null; do i=$((i+1)); [ $i -lt 100 ] || break; sleep 0.1; done; "
+                            "i=0; until (" + probe[2] + ") 2>/dev/null; do i=$((i+1)); [ $i -lt 100 ] || break; sleep 0.1; done; "
                             "exec /usr/local/sbin/cli-sandbox-init \"$@\"", "agent"]
     meta = {"name": name, "labels": pod["metadata"].get("labels", {}),
             "annotations": {"io.podman.annotations.init.container.type": "always"}}

@@ -54,9 +54,9 @@ INTERACTIVE = os.path.join(DEPLOY, "interactive")
 INTERACTIVE_MUTATIONS = [
     ("pod.yaml", "      restartPolicy: Always", "      restartPolicy: OnFailure", "only Always"),
     ("pod.yaml", "      restartPolicy: Always", "      restartPolicyy: Always", "unknown field"),
-    ("pod.yaml", "add: [NET_ADMIN, NET_BIND_SERVICE, SETUID, SETGID]", "add: [NET_ADMIN, NET_BIND_SERVICE, SETUID, SETGID, NET_RAW]",
+    ("pod.yaml", "add: [NET_ADMIN, NET_BIND_SERVICE, SETUID, SETGID, SETPCAP]", "add: [NET_ADMIN, NET_BIND_SERVICE, SETUID, SETGID, SETPCAP, NET_RAW]",
      "only what binding port 53"),
-    ("pod.yaml", "add: [NET_ADMIN, NET_BIND_SERVICE, SETUID, SETGID]", "add: [NET_BIND_SERVICE, SETUID, SETGID]", "add NET_ADMIN"),
+    ("pod.yaml", "add: [NET_ADMIN, NET_BIND_SERVICE, SETUID, SETGID, SETPCAP]", "add: [NET_BIND_SERVICE, SETUID, SETGID, SETPCAP]", "add NET_ADMIN"),
     ("pod.yaml", "add: [NET_ADMIN, SETUID, SETGID]", "add: [NET_ADMIN, SETUID, SETGID, SYS_ADMIN]", "for the lookups' child"),
     ("pod.yaml", "  dnsPolicy: None", "  dnsPolicy: ClusterFirst", "dnsPolicy None"),
     ("pod.yaml", "nameservers: [127.0.0.1]", "nameservers: [127.0.0.1, 10.96.0.10]", "127.0.0.1] alone"),

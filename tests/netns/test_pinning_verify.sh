@@ -92,8 +92,12 @@ refused() {  # refused NAME WORDS: 71, the line holds WORDS, the command never r
 	ok "$1: the command never ran" [ ! -e "$MARK" ]
 }
 
-start_resolver() {  # start_resolver [OPTION...]: the sidecar, as its own uid
-	spawn "$SBX" "$DIR/resolver.log" "$RESOLVER" --upstream 192.0.2.53 --allow rotate.test:8080 --user "$R_UID:$R_UID" "$@"
+# start_resolver [OPTION...]: the sidecar, as its own uid, started as root
+# with no capability but the ones a pod may give it (no CAP_SETPCAP: a
+# first resolver could not change its uid without it)
+start_resolver() {
+	spawn "$SBX" "$DIR/resolver.log" setpriv --inh-caps -all --bounding-set -all,+net_admin,+net_bind_service,+setuid,+setgid -- \
+		"$RESOLVER" --upstream 192.0.2.53 --allow rotate.test:8080 --user "$R_UID:$R_UID" "$@"
 	RESOLVER_PID=$LAST_PID
 }
 
