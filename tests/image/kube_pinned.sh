@@ -176,8 +176,16 @@ ok "the resolver holds CAP_NET_ADMIN alone, no_new_privs, a seccomp filter, uid 
 	grep -Eq '^CapEff:[[:space:]]+0000000000001000\$' '$s' && grep -Eq '^CapPrm:[[:space:]]+0000000000001000\$' '$s' &&
 	grep -Eq '^NoNewPrivs:[[:space:]]+1\$' '$s' && grep -Eq '^Seccomp:[[:space:]]+2\$' '$s' &&
 	grep -Eq '^Uid:[[:space:]]+${R_UID}[[:space:]]+${R_UID}[[:space:]]+$R_UID' '$s' && grep -Eq '^Gid:[[:space:]]+${R_UID}[[:space:]]' '$s'"
-ok "the agent's resolv.conf names 127.0.0.1 alone (dnsPolicy None)" \
-	sh -c "[ \"\$(grep '^nameserver' '$WORK/pod/ws/resolv.conf')\" = 'nameserver 127.0.0.1' ]"
+# podman plays hostNetwork pods with the host's resolv.conf: then dnsConfig
+# cannot be seen here (tests/kube checks it in the manifest); a SKIP, not a pass
+agent_ns=$(grep '^nameserver' "$WORK/pod/ws/resolv.conf" 2>/dev/null)
+if [ "$agent_ns" = 'nameserver 127.0.0.1' ]; then
+	t_pass "the agent's resolv.conf names 127.0.0.1 alone (dnsPolicy None)"
+elif [ -n "$agent_ns" ] && [ "$agent_ns" = "$(grep '^nameserver' /etc/resolv.conf)" ]; then
+	t_skip "podman gives this hostNetwork pod the machine's resolv.conf ($(echo "$agent_ns" | tr '\n' ' ')), not its dnsConfig: dnsPolicy None is checked in the manifest only (tests/kube); the checks above asked 127.0.0.1:53 directly"
+else
+	t_fail "the agent's resolv.conf names 127.0.0.1 alone (dnsPolicy None)" "$(cat "$WORK/pod/ws/resolv.conf" 2>&1)"
+fi
 ok "the agent: an allowed name resolved through 127.0.0.1:53 and connected" \
 	grep -q "pinned DNS: rotate.test (CLI_SANDBOX_ALLOW) resolved through 127.0.0.1:53 to 192.0.2.1[01][0-9] .*connected on port 8080" "$WORK/pod.agent.log"
 ok "the agent: a subdomain got NXDOMAIN" grep -q "pinned DNS: cs-verify-[0-9a-f]*.rotate.test, a subdomain of rotate.test, got NXDOMAIN" "$WORK/pod.agent.log"
