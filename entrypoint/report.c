@@ -326,4 +326,11 @@ void report_firewall_up(const struct pipeline *pl)
 	cs_info("firewall up: profile=%s allow=[%s] sets=%zu rules=%zu sha256=%s",
 		cs_profile_name(pl->cfg.profile), dests, pl->ruleset.n_sets,
 		ruleset_n_rules(&pl->ruleset), pl->digest);
+	/* Which DNS this is, in one line: a person reading a plain `docker run`
+	 * learns why a rotated address is refused later, and what fixes it. */
+	if (pl->policy.profile == CS_PROFILE_INTERACTIVE && pl->policy.dns_pinned)
+		cs_info("DNS: pinned: the resolver on 127.0.0.1:53 (uid %u) answers the allowed names only and opens each answer's addresses as it answers",
+			(unsigned)pl->policy.resolver_uid);
+	else if (pl->policy.profile == CS_PROFILE_INTERACTIVE)
+		cs_info("DNS: names resolved once, at start; an address a name moves to later is refused (the host script's pinning resolver follows DNS: docs/interactive.md)");
 }

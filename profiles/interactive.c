@@ -453,6 +453,50 @@ static int build(struct build *b)
 	return add_model_url(b) || add_domains(b) || add_ranges(b) || add_allow(b);
 }
 
+/* The names of collect_names(), each with its ports: the same sources in
+ * the same order, so that what the resolver pins and what the start
+ * resolves cannot drift apart. */
+static int walk_names(struct build *b, interactive_name_fn fn, void *ctx)
+{
+	char origin[POLICY_ORIGIN_MAX];
+	int rc;
+
+	if (b->cfg->has_url && !b->cfg->url.host_is_ipv4 &&
+	    (rc = fn(ctx, b->cfg->url.host, b->cfg->url.port, true, "TASK_AGENT_MODEL_BASE_URL")) != 0)
+		return rc;
+	for (size_t s = 0; s < b->n_sections; s++)
+		for (size_t d = 0; d < b->sections[s]->n_domains; d++) {
+			const struct profile_domain *dom = &b->sections[s]->domains[d];
+
+			origin_fmt(origin, "profile %s", b->sections[s]->name);
+			for (size_t k = 0; k < dom->n_ports; k++)
+				if ((rc = fn(ctx, dom->name, dom->ports[k], false, origin)) != 0)
+					return rc;
+		}
+	for (size_t a = 0; a < b->cfg->n_allow; a++)
+		if (b->cfg->allow[a].is_name &&
+		    (rc = fn(ctx, b->cfg->allow[a].name, b->cfg->allow[a].port, true, "CLI_SANDBOX_ALLOW")) != 0)
+			return rc;
+	return 0;
+}
+
+int interactive_names(const struct cs_config *cfg, const struct policy_env *env,
+		      interactive_name_fn fn, void *ctx, struct cs_error *err)
+{
+	struct build b = { .cfg = cfg, .env = env, .err = err };
+	int rc;
+
+	if (cfg->profile != CS_PROFILE_INTERACTIVE || cfg->skip_firewall)
+		return cs_fail(err, CS_EXIT_CONFIG, "the names of the interactive profile were asked for, but the profile is %s%s; set CLI_SANDBOX_EGRESS_PROFILE=interactive without SKIP_EGRESS_FIREWALL",
+			       cs_profile_name(cfg->profile), cfg->skip_firewall ? " without a firewall" : "");
+	rc = trusted_inputs(&b) || profile_load(cfg->profile_dir, &b.prof, err) || select_sections(&b) ? -1 : 0;
+	if (rc == 0)
+		rc = walk_names(&b, fn, ctx);
+	profile_free(&b.prof);
+	free(b.sections);
+	return rc;
+}
+
 int interactive_policy(const struct cs_config *cfg, const struct policy_env *env,
 		       struct policy *p, struct cs_error *err)
 {

@@ -1,9 +1,15 @@
 /* cli-sandbox-resolver: the pinning resolver of the interactive profile.
  *
- *   cli-sandbox-resolver --upstream A.B.C.D[:PORT] [--upstream ...]
- *       --allow NAME:PORT [--allow ...] [--internal NAME:PORT ...]
+ *   cli-sandbox-resolver [--names-for COMMAND] [--upstream A.B.C.D[:PORT] ...]
+ *       [--allow NAME:PORT ...] [--internal NAME:PORT ...] [--resolv-conf PATH]
  *       [--user UID:GID] [--listen A.B.C.D:PORT] [--table NAME] [--set NAME]
  *       [--timeout SECONDS] [--ttl-margin SECONDS]
+ *
+ * --names-for COMMAND takes the names, and the uid (CLI_SANDBOX_RESOLVER_UID)
+ * unless --user gives one, from the sandbox's own environment and profile
+ * (resolver/from_env.h): the sidecar's way.  Without --upstream, the
+ * upstreams are the nameservers of resolv.conf (the container's own,
+ * /etc/resolv.conf, as the engine wrote it).
  *
  * It binds UDP and TCP on the listen address (127.0.0.1:53), opens the
  * netfilter socket, confines itself (resolver/confine.h) and serves
@@ -22,6 +28,7 @@
 #include "base/status.h"
 #include "netfilter/nl_transport.h"
 #include "resolver/confine.h"
+#include "resolver/from_env.h"
 #include "resolver/server.h"
 
 static int fail(const struct cs_error *err)
@@ -97,11 +104,14 @@ static int bind_socket(int type, const struct sockaddr_in *sa, struct cs_error *
 
 static int usage(const char *why)
 {
-	fprintf(stderr, "cli-sandbox-resolver: error: %s; usage: cli-sandbox-resolver --upstream A.B.C.D[:PORT] "
-		"--allow NAME:PORT [--internal NAME:PORT] [--user UID:GID] [--listen A.B.C.D:PORT] "
+	fprintf(stderr, "cli-sandbox-resolver: error: %s; usage: cli-sandbox-resolver [--names-for COMMAND] "
+		"[--upstream A.B.C.D[:PORT]] [--allow NAME:PORT] [--internal NAME:PORT] [--resolv-conf PATH] "
+		"[--user UID:GID] [--listen A.B.C.D:PORT] "
 		"[--table NAME] [--set NAME] [--timeout SECONDS] [--ttl-margin SECONDS]\n", why);
 	return CS_EXIT_CONFIG;
 }
+
+extern char **environ;
 
 int main(int argc, char **argv)
 {
@@ -117,6 +127,7 @@ int main(int argc, char **argv)
 	uid_t uid = 0;
 	gid_t gid = 0;
 	bool have_user = false;
+	const char *names_for = NULL, *resolv_conf = "/etc/resolv.conf";
 
 	parse_addr("127.0.0.1", 53, &listen_at);
 	for (int i = 1; i < argc; i++) {
@@ -133,6 +144,10 @@ int main(int argc, char **argv)
 		} else if (strcmp(o, "--allow") == 0 || strcmp(o, "--internal") == 0) {
 			if (allowlist_add(&cfg.names, v, o[2] == 'i', &err) != 0)
 				return fail(&err);
+		} else if (strcmp(o, "--names-for") == 0) {
+			names_for = v;
+		} else if (strcmp(o, "--resolv-conf") == 0) {
+			resolv_conf = v;
 		} else if (strcmp(o, "--listen") == 0) {
 			if (parse_addr(v, 53, &listen_at) != 0)
 				return usage("--listen is not A.B.C.D[:PORT]");
@@ -154,8 +169,30 @@ int main(int argc, char **argv)
 			return usage("unknown option");
 		}
 	}
-	if (cfg.n_upstream == 0 || cfg.names.n == 0)
-		return usage("no --upstream or no --allow");
+	if (names_for) {
+		uint32_t r_uid;
+
+		if (resolver_names_from_env(&cfg.names, names_for, environ, 0, &r_uid, &err) != 0)
+			return fail(&err);
+		if (!have_user) {
+			uid = r_uid;
+			gid = r_uid;
+			have_user = true;
+		}
+	}
+	if (cfg.n_upstream == 0) {
+		int n = resolver_upstreams_from_resolv_conf(resolv_conf, &listen_at, cfg.upstream, SERVER_UPSTREAMS_MAX, &err);
+
+		if (n < 0)
+			return fail(&err);
+		if (n == 0) {
+			fprintf(stderr, "cli-sandbox-resolver: error: %s names no IPv4 nameserver but this resolver; give the upstream with --upstream A.B.C.D\n", resolv_conf);
+			return CS_EXIT_CONFIG;
+		}
+		cfg.n_upstream = (size_t)n;
+	}
+	if (cfg.names.n == 0)
+		return usage("no --allow and no --names-for");
 	if (cfg.margin_s >= cfg.timeout_s)
 		return usage("--ttl-margin must be below --timeout");
 	if (!have_user) {
@@ -175,7 +212,17 @@ int main(int argc, char **argv)
 	/* what building the seccomp filter allocated goes back: the
 	 * resolver stays resident beside the agent for the whole run */
 	malloc_trim(0);
-	fprintf(stderr, "cli-sandbox-resolver: serving %zu name(s) on port %u as uid %u, pinning into inet %s %s for %us\n",
-		cfg.names.n, ntohs(listen_at.sin_port), (unsigned)uid, cfg.target.table, cfg.target.set, cfg.timeout_s);
+	{
+		/* the upstreams by address: the host script writes them after
+		 * 127.0.0.1 into the sandbox's resolv.conf, where the init's rule
+		 * "upstream DNS for the resolver's uid alone" reads them */
+		char up[SERVER_UPSTREAMS_MAX * (IPV4_TEXT_MAX + 1)] = "", a[IPV4_TEXT_MAX];
+
+		for (size_t i = 0; i < cfg.n_upstream; i++)
+			snprintf(up + strlen(up), sizeof(up) - strlen(up), "%s%s", i ? "," : "",
+				 ipv4_to_string(ntohl(cfg.upstream[i].sin_addr.s_addr), a));
+		fprintf(stderr, "cli-sandbox-resolver: serving %zu name(s) on port %u as uid %u, upstream %s, pinning into inet %s %s for %us\n",
+			cfg.names.n, ntohs(listen_at.sin_port), (unsigned)uid, up, cfg.target.table, cfg.target.set, cfg.timeout_s);
+	}
 	return server_run(&s);
 }

@@ -163,6 +163,7 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	test_repo=${test_image%:*}
 	step image sh tests/image/run.sh
 	step image-docker sh tests/image/docker.sh
+	step image-pinning env CLI_SANDBOX_TEST_IMAGE="$test_repo:claude" sh tests/image/pinning.sh
 	# the limits (a fork bomb, a memory hog, a CPU hog) under podman and dockerd
 	step image-limits sh tests/image/limits.sh
 	step image-setuid env CLI_SANDBOX_TEST_IMAGE="$test_repo:claude" sh tests/image/setuid.sh

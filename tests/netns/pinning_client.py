@@ -9,6 +9,8 @@ it answers.
                              from source port SPORT when given
   race N NAME PORT           N times: look up (UDP and TCP in turn), connect to
                              every address; prints the counts
+  race-cache N NAME PORT CACHEPORT  the same through the stub cache of
+                             pinning_cache.py on 127.0.0.1:CACHEPORT (UDP)
   race-glibc N NAME PORT     the same through glibc's getaddrinfo (resolv.conf
                              naming 127.0.0.1)
   exfil N ALLOWED            N queries for random subdomains of ALLOWED and of
@@ -28,7 +30,7 @@ import time
 RCODES = {0: "NOERROR", 1: "FORMERR", 2: "SERVFAIL", 3: "NXDOMAIN", 4: "NOTIMP", 5: "REFUSED"}
 
 
-def query(name, qtype=1, tcp=False, server="127.0.0.1", timeout=3.0, sport=0):
+def query(name, qtype=1, tcp=False, server="127.0.0.1", timeout=3.0, sport=0, port=53):
     qid = random.randrange(65536)
     q = struct.pack("!HHHHHH", qid, 0x0100, 1, 0, 0, 0)
     for label in name.split("."):
@@ -47,7 +49,7 @@ def query(name, qtype=1, tcp=False, server="127.0.0.1", timeout=3.0, sport=0):
             if sport:
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 s.bind(("0.0.0.0", sport))
-            s.sendto(q, (server, 53))
+            s.sendto(q, (server, port))
             msg = s.recv(4096)
             s.close()
     except socket.timeout:
@@ -90,11 +92,14 @@ def connect(addr, port):
         return "error:" + str(e.errno)
 
 
-def race(n, name, port):
+def race(n, name, port, cache_port=0):
     counts = {"connects": 0, "ok": 0, "refused": 0, "timeout": 0, "other": 0, "lookup_failed": 0}
     start = time.monotonic()
     for i in range(n):
-        rcode, addrs, _ = query(name, tcp=bool(i % 2))
+        if cache_port:
+            rcode, addrs, _ = query(name, port=cache_port)
+        else:
+            rcode, addrs, _ = query(name, tcp=bool(i % 2))
         if rcode != "NOERROR" or not addrs:
             counts["lookup_failed"] += 1
             continue
@@ -175,6 +180,8 @@ def main():
         return 0
     if cmd == "race":
         return race(int(args[0]), args[1], int(args[2]))
+    if cmd == "race-cache":
+        return race(int(args[0]), args[1], int(args[2]), int(args[3]))
     if cmd == "race-glibc":
         return race_glibc(int(args[0]), args[1], int(args[2]))
     if cmd == "exfil":

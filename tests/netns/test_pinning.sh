@@ -222,6 +222,24 @@ out=$(ip netns exec "$SBX" unshare -m sh -c 'mount --bind "$1" /etc/resolv.conf 
 ok "glibc's getaddrinfo (A and AAAA), 1,000 lookups and connects, 0 refused ($out)" test $? -eq 0
 out=$(as_client race 200 pair.test 8080)
 ok "two addresses per answer, both pinned ($out)" test $? -eq 0
+# A caching client (a stub cache, as nscd): its hits never reach the
+# resolver, so nothing is re-pinned; each answer it hands out must stay
+# connectable for its TTL, which the resolver caps at T - margin.  The
+# control: the same cache keeping answers T seconds too long is refused.
+cache_race() {  # cache_race PORT EXTRA N: sets out, rc, pins
+	spawn "$SBX" "$DIR/cache-$1.log" setpriv --reuid "$C_UID" --regid "$C_UID" --clear-groups /usr/bin/python3 "$HERE/pinning_cache.py" "$1" "$2"
+	pins=$(grep -c "pinned rotate.test" "$DIR/resolver.log")
+	sleep 0.3
+	out=$(as_client race-cache "$3" rotate.test 8080 "$1")
+	rc=$?
+	pins=$(($(grep -c "pinned rotate.test" "$DIR/resolver.log") - pins))
+}
+cache_race 5300 $T 12000
+case "$rc $out" in "1 "*refused=[1-9]*) t_pass "control: a cache that keeps answers ${T}s past their TTL meets refused connects ($out)" ;;
+*) t_fail "control: a cache that keeps answers past their TTL meets refused connects" "$rc $out" ;; esac
+cache_race 5301 0 12000
+ok "a caching client: 12,000 lookups through a stub cache and connects, 0 refused ($out)" test $rc -eq 0
+ok "... the cache answered most, across several expiries ($pins reached the resolver)" test "$pins" -gt 2 -a "$pins" -lt 6000
 
 # ---- exfiltration: nothing reaches the upstream ------------------------------
 before=$(wc -l <"$DIR/upstream.log")
