@@ -1,4 +1,5 @@
 #include "base/config.h"
+#include "base/ipv4.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -11,7 +12,7 @@
 static const char *const known_vars[] = {
 	"CLI_SANDBOX_EGRESS_PROFILE", "CLI_SANDBOX_ALLOW_HOST_NETWORK", "CLI_SANDBOX_USER",
 	"CLI_SANDBOX_ALLOW", "CLI_SANDBOX_PROFILE_DIR", "CLI_SANDBOX_ALLOW_USERNS", "CLI_SANDBOX_DNS",
-	"CLI_SANDBOX_RESOLVER_UID", NULL,
+	"CLI_SANDBOX_RESOLVER_UID", "CLI_SANDBOX_DNS_UPSTREAM", NULL,
 };
 
 const char *env_lookup(char *const envp[], const char *name)
@@ -45,7 +46,7 @@ static int check_unknown_vars(char *const envp[], struct cs_error *err)
 				known = true;
 		if (!known)
 			return cs_fail(err, CS_EXIT_CONFIG,
-				       "unknown variable %.*s; fix its spelling or remove it (known: CLI_SANDBOX_EGRESS_PROFILE, CLI_SANDBOX_USER, CLI_SANDBOX_ALLOW, CLI_SANDBOX_ALLOW_HOST_NETWORK, CLI_SANDBOX_PROFILE_DIR, CLI_SANDBOX_ALLOW_USERNS, CLI_SANDBOX_DNS, CLI_SANDBOX_RESOLVER_UID)",
+				       "unknown variable %.*s; fix its spelling or remove it (known: CLI_SANDBOX_EGRESS_PROFILE, CLI_SANDBOX_USER, CLI_SANDBOX_ALLOW, CLI_SANDBOX_ALLOW_HOST_NETWORK, CLI_SANDBOX_PROFILE_DIR, CLI_SANDBOX_ALLOW_USERNS, CLI_SANDBOX_DNS, CLI_SANDBOX_RESOLVER_UID, CLI_SANDBOX_DNS_UPSTREAM)",
 				       (int)(n > 64 ? 64 : n), *e);
 	}
 	return 0;
@@ -196,6 +197,41 @@ static int parse_dns(char *const envp[], struct cs_config *cfg, struct cs_error 
 	return 0;
 }
 
+/* CLI_SANDBOX_DNS_UPSTREAM=A.B.C.D[,A.B.C.D...]: where the pinning resolver
+ * forwards, when resolv.conf cannot say it.  In a pod (dnsPolicy None) and
+ * beside a sidecar, resolv.conf names 127.0.0.1, the resolver itself, for
+ * every container; the upstream (the cluster's DNS Service) must come from
+ * elsewhere, and this is the one place: the rule that lets the resolver's
+ * uid alone send DNS upstream, and --verify-only's proof that nothing else
+ * can, both need it. */
+static int parse_dns_upstream(char *const envp[], struct cs_config *cfg, struct cs_error *err)
+{
+	const char *v = env_lookup(envp, "CLI_SANDBOX_DNS_UPSTREAM");
+
+	if (!v)
+		return 0;
+	if (!cfg->dns_pinned)
+		return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_DNS_UPSTREAM is set without CLI_SANDBOX_DNS=pinned; it names the pinning resolver's upstreams, set both or neither");
+	for (const char *p = v;;) {
+		size_t len = strcspn(p, ",");
+		uint32_t a;
+		const char *why;
+
+		if (cfg->n_dns_upstream == CS_DNS_UPSTREAM_MAX || ipv4_parse_strict(p, len, &a) != 0)
+			return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_DNS_UPSTREAM='%.64s' is not 1 to %d dotted-quad IPv4 addresses separated by commas; set it to the cluster DNS Service's address (e.g. 10.96.0.10)",
+				       v, CS_DNS_UPSTREAM_MAX);
+		why = ipv4_forbidden_nameserver(a);
+		if (why || (a >> 24) == 127)
+			return cs_fail(err, CS_EXIT_CONFIG, "CLI_SANDBOX_DNS_UPSTREAM names %.*s, in %s, which cannot be the resolver's upstream; set the cluster DNS Service's address",
+				       (int)len, p, why ? why : "loopback 127.0.0.0/8 (the resolver listens there itself)");
+		cfg->dns_upstream[cfg->n_dns_upstream++] = a;
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	return 0;
+}
+
 /* The variables both profiles read. */
 static int parse_rest(char *const envp[], struct cs_config *cfg, struct cs_error *err)
 {
@@ -224,6 +260,7 @@ int config_load(char *const envp[], struct cs_config *cfg, struct cs_error *err)
 	memset(cfg, 0, sizeof(*cfg));
 	if (check_unknown_vars(envp, err) || parse_profile(envp, cfg, err) ||
 	    parse_url(envp, cfg, err) || parse_interactive_only(envp, cfg, err) || parse_dns(envp, cfg, err) ||
+	    parse_dns_upstream(envp, cfg, err) ||
 	    parse_rest(envp, cfg, err)) {
 		config_free(cfg);
 		return -1;

@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/allow.h"
@@ -19,6 +20,7 @@
 #define CS_DEFAULT_PROFILE_DIR "/etc/cli-sandbox/profiles"
 #define CS_USER_NAME_MAX 33
 #define CS_ALLOW_TEXT_MAX 4096      /* CLI_SANDBOX_ALLOW, terminator included */
+#define CS_DNS_UPSTREAM_MAX 3       /* CLI_SANDBOX_DNS_UPSTREAM: what libc uses, and the resolver takes */
 
 enum cs_profile { CS_PROFILE_MANAGED, CS_PROFILE_INTERACTIVE };
 
@@ -44,6 +46,8 @@ struct cs_config {
 	size_t n_allow;
 	bool dns_pinned;                /* CLI_SANDBOX_DNS=pinned (interactive): the pinning resolver owns DNS */
 	uint32_t resolver_uid;          /* CLI_SANDBOX_RESOLVER_UID: its uid, never the command's */
+	uint32_t dns_upstream[CS_DNS_UPSTREAM_MAX]; /* CLI_SANDBOX_DNS_UPSTREAM (pinned): the resolver's upstreams, host order */
+	size_t n_dns_upstream;          /* 0: resolv.conf's nameservers are the upstreams */
 	char profile_dir[PATH_MAX];
 };
 

@@ -57,7 +57,8 @@ static const char usage[] =
 	"  --firewall-only      Kubernetes init container: program the firewall, print its line, exit 0\n"
 	"                       (COMMAND is not run; it picks the interactive profile's CLI names)\n"
 	"  --verify-only        Kubernetes agent container, started with no privilege: prove that and\n"
-	"                       the firewall by behaviour (78/71 otherwise), then run COMMAND as PID 1\n"
+	"                       the firewall by behaviour (78/71 otherwise), then run COMMAND as PID 1;\n"
+	"                       managed, or interactive with CLI_SANDBOX_DNS=pinned (the pinning proven)\n"
 	"  --help, --version\n"
 	"\n"
 	"environment:\n"
@@ -69,6 +70,10 @@ static const char usage[] =
 	"  SKIP_EGRESS_FIREWALL            interactive: true programs no firewall at all\n"
 	"  CLI_SANDBOX_PROFILE_DIR         provider range files (default " CS_DEFAULT_PROFILE_DIR ")\n"
 	"  CLI_SANDBOX_ALLOW_USERNS        true lets the command create user namespaces (codex's sandbox)\n"
+	"  CLI_SANDBOX_DNS                 interactive: pinned, with the pinning resolver beside the sandbox\n"
+	"  CLI_SANDBOX_RESOLVER_UID        with pinned: the resolver's uid, which alone may send DNS upstream\n"
+	"  CLI_SANDBOX_DNS_UPSTREAM        with pinned: the resolver's upstreams (A.B.C.D[,...]) when resolv.conf\n"
+	"                                  names 127.0.0.1 (a pod); otherwise resolv.conf's nameservers\n"
 	"\n"
 	"credentials: " CS_CREDENTIALS_PATH ", when present, adds NAME=VALUE lines (NAME ending in\n"
 	"  _API_KEY or _TOKEN) to the command's environment; the container's own variables win.\n"
@@ -151,7 +156,8 @@ static int plan_command(struct pipeline *pl, char *const envp[], char *const arg
 
 /* The interactive profile opens only the names of the CLI being run;
  * --check touches nothing, the network included, so it resolves no name;
- * neither does --verify-only, which accepts the managed profile only. */
+ * neither does --verify-only: the managed profile has no names, and the
+ * pinned interactive one proves its names through the resolver instead. */
 static int isolate_resolver(void *user, struct cs_error *err)
 {
 	/* The user and no privilege first, then the child's own seccomp

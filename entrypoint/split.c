@@ -10,13 +10,16 @@
 #include <time.h>
 
 #include "base/ipv4.h"
+#include "base/path.h"
 #include "caps/holds_none.h"
 #include "entrypoint/firewall_stage.h"
+#include "entrypoint/pinning_check.h"
 #include "entrypoint/report.h"
 #include "netfilter/apply.h"
 #include "netfilter/egress_probe.h"
 #include "profiles/policy.h"
 #include "profiles/netinfo.h"
+#include "profiles/profile.h"
 
 int split_firewall_only(struct pipeline *pl, struct cs_error *err)
 {
@@ -145,6 +148,74 @@ static long long now_us(void)
 	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+/* The allowed name the pinned check resolves and connects to: the model
+ * endpoint's when it is a name (what the CLI talks to first), else the
+ * first name of CLI_SANDBOX_ALLOW, else the first of the command's own
+ * names in the profile.  0, or -1 with err (78) when there is none. */
+static int pinned_name(const struct pipeline *pl, struct pinning_check *c, struct cs_error *err)
+{
+	const struct cs_config *cfg = &pl->cfg;
+	struct profile prof;
+	const struct profile_section *cli;
+
+	if (cfg->has_url && !cfg->url.host_is_ipv4) {
+		snprintf(c->name, sizeof(c->name), "%s", cfg->url.host);
+		c->port = cfg->url.port;
+		c->origin = "TASK_AGENT_MODEL_BASE_URL";
+		return 0;
+	}
+	for (size_t i = 0; i < cfg->n_allow; i++)
+		if (cfg->allow[i].is_name) {
+			snprintf(c->name, sizeof(c->name), "%s", cfg->allow[i].name);
+			c->port = cfg->allow[i].port;
+			c->origin = "CLI_SANDBOX_ALLOW";
+			return 0;
+		}
+	cs_mute(true);  /* the policy stage announced the profile already */
+	if (profile_load(cfg->profile_dir, &prof, err)) {
+		cs_mute(false);
+		return -1;
+	}
+	cs_mute(false);
+	cli = profile_cli(&prof, cs_basename(pl->command.argv[0]));
+	if (cli && cli->n_domains && cli->domains[0].n_ports) {
+		snprintf(c->name, sizeof(c->name), "%s", cli->domains[0].name);
+		c->port = cli->domains[0].ports[0];
+		c->origin = "the profile";
+	}
+	profile_free(&prof);
+	if (c->name[0])
+		return 0;
+	return cs_fail(err, CS_EXIT_CONFIG,
+		       "--verify-only with CLI_SANDBOX_DNS=pinned has no allowed name to prove the pinning with (no model URL with a name, "
+		       "no name in CLI_SANDBOX_ALLOW, no profile names for '%.64s'); set CLI_SANDBOX_ALLOW=NAME:PORT",
+		       cs_basename(pl->command.argv[0]));
+}
+
+/* The interactive profile with the pinning resolver beside it: identity,
+ * then the pinning by behaviour (entrypoint/pinning_check.h). */
+static int verify_pinned(const struct pipeline *pl, struct cs_error *err)
+{
+	struct pinning_check c = { 0 };
+	char proven[256];
+	long long t0 = now_us();
+
+	if (privileges_verify_none(&pl->user, err) || pinned_name(pl, &c, err))
+		return -1;
+	/* the upstreams the resolver's uid alone may reach: the policy's
+	 * resolvers (CLI_SANDBOX_DNS_UPSTREAM, else resolv.conf's), without
+	 * loopback, which is the resolver itself */
+	for (size_t i = 0; i < pl->policy.n_resolvers && c.n_upstream < PINNING_CHECK_UPSTREAMS; i++)
+		if (pl->policy.resolvers[i] >> 24 != 127)
+			c.upstream[c.n_upstream++] = pl->policy.resolvers[i];
+	if (pinning_check_run(&c, proven, sizeof(proven), err))
+		return -1;
+	cs_info("verified: uid=%u gid=%u, no capabilities, no_new_privs; %s; self-check %.1f ms; interactive profile: the ruleset's digest "
+		"is not compared here (the init container's holds its own start-time lookups)",
+		(unsigned)pl->user.uid, (unsigned)pl->user.gid, proven, (double)(now_us() - t0) / 1000.0);
+	return 0;
+}
+
 int split_verify_only(const struct pipeline *pl, const char *resolv_conf, struct cs_error *err)
 {
 	struct egress_probe probes[PROBE_MAX];
@@ -153,10 +224,14 @@ int split_verify_only(const struct pipeline *pl, const char *resolv_conf, struct
 	long long t0 = now_us();
 	size_t n;
 
+	if (pl->cfg.profile == CS_PROFILE_INTERACTIVE && pl->cfg.dns_pinned && pl->policy.firewall)
+		return verify_pinned(pl, err);
 	if (pl->cfg.profile != CS_PROFILE_MANAGED || !pl->policy.firewall)
 		return cs_fail(err, CS_EXIT_CONFIG,
-			       "--verify-only proves the managed profile's firewall, and CLI_SANDBOX_EGRESS_PROFILE is %s; "
-			       "use the managed profile in the pod, or start the interactive profile without the split",
+			       "--verify-only proves the managed profile's firewall, or the interactive one with the pinning resolver "
+			       "(CLI_SANDBOX_DNS=pinned), and CLI_SANDBOX_EGRESS_PROFILE is %s without it; "
+			       "use the managed profile in the pod, the pinned interactive pod (deploy/kubernetes/interactive/pod.yaml), "
+			       "or start the interactive profile without the split",
 			       cs_profile_name(pl->cfg.profile));
 	if (privileges_verify_none(&pl->user, err))
 		return -1;

@@ -435,9 +435,18 @@ static int build(struct build *b)
 	}
 	if (trusted_inputs(b) || profile_load(b->cfg->profile_dir, &b->prof, b->err) || select_sections(b))
 		return -1;
-	n = resolv_conf_nameservers(b->env->resolv_conf, b->p->resolvers, POLICY_MAX_RESOLVERS, b->err);
-	if (n < 0)
-		return -1;
+	if (b->cfg->n_dns_upstream) {
+		/* CLI_SANDBOX_DNS_UPSTREAM: resolv.conf names the pinning
+		 * resolver itself (127.0.0.1), so the upstreams come from the
+		 * configuration; the warm-up asks the first of them too. */
+		for (size_t i = 0; i < b->cfg->n_dns_upstream && i < POLICY_MAX_RESOLVERS; i++)
+			b->p->resolvers[i] = b->cfg->dns_upstream[i];
+		n = (int)(b->cfg->n_dns_upstream < POLICY_MAX_RESOLVERS ? b->cfg->n_dns_upstream : POLICY_MAX_RESOLVERS);
+	} else {
+		n = resolv_conf_nameservers(b->env->resolv_conf, b->p->resolvers, POLICY_MAX_RESOLVERS, b->err);
+		if (n < 0)
+			return -1;
+	}
 	b->p->n_resolvers = (size_t)n;
 	if (host_network(b) || load_ranges(b) || collect_names(b) || resolve_names(b))
 		return -1;

@@ -2,6 +2,7 @@
 
 #include <cap-ng.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <linux/capability.h>
 #include <seccomp.h>
 #include <stdio.h>
@@ -85,15 +86,22 @@ int resolver_confine(uid_t uid, gid_t gid, struct cs_error *err)
 	gid_t gr, ge, gs;
 	const char *what;
 	int rc;
+	bool have_setpcap;
 
+	capng_get_caps_process();
+	have_setpcap = capng_have_capability(CAPNG_EFFECTIVE, CAP_SETPCAP);
 	capng_clear(CAPNG_SELECT_BOTH);
 	capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_NET_ADMIN);
 	if (getuid() == 0 || geteuid() == 0) {
 		if (uid == 0)
 			return cs_fail(err, CS_EXIT_CONFIG, "the resolver never runs as root; give it its own uid with --user UID:GID");
-		rc = capng_change_id((int)uid, (int)gid, CAPNG_DROP_SUPP_GRP | CAPNG_CLEAR_BOUNDING);
-		if (rc != 0)  /* no CAP_SETPCAP: the bounding set stays, no_new_privs covers it */
-			rc = capng_change_id((int)uid, (int)gid, CAPNG_DROP_SUPP_GRP);
+		/* Decided before the change, not by retrying: a failed first
+		 * change may already have changed the ids and left CAP_SETGID out
+		 * of the effective set, so that a second one cannot (found in a
+		 * pod without CAP_SETPCAP).  Without CAP_SETPCAP the bounding
+		 * set stays; no_new_privs covers it. */
+		rc = capng_change_id((int)uid, (int)gid,
+				     have_setpcap ? CAPNG_DROP_SUPP_GRP | CAPNG_CLEAR_BOUNDING : CAPNG_DROP_SUPP_GRP);
 	} else {
 		rc = capng_apply(CAPNG_SELECT_CAPS);
 	}

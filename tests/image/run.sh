@@ -22,6 +22,7 @@
 #      CLI through the managed firewall, the host script picking a CLI's own image.
 #  10. tests/image/tui.sh: each CLI's TUI in tmux through the host script, on a fresh home.
 #  11. deploy/kubernetes/'s Job pod under podman kube play (tests/image/kube.sh).
+#  12. deploy/kubernetes/interactive/'s pinned pod under podman kube play (tests/image/kube_pinned.sh).
 #
 # usage: sh tests/image/run.sh
 # environment:
@@ -461,6 +462,9 @@ fi
 
 # --- 11. deploy/kubernetes with podman kube play (tests/image/kube.sh; its lines follow) ------
 CLI_SANDBOX_TEST_IMAGE="$IMAGE" timeout 1200 sh "$HERE/kube.sh" >"$WORK/kube.tap" 2>&1; rc=$?; note <"$WORK/kube.tap"; ok "kube play: the Job's pod, init then restricted agent container ($(tail -1 "$WORK/kube.tap"))" [ $rc -eq 0 ]
+
+# --- 12. deploy/kubernetes/interactive with podman kube play (tests/image/kube_pinned.sh) -----
+CLI_SANDBOX_TEST_IMAGE="$IMAGE" timeout 600 sh "$HERE/kube_pinned.sh" >"$WORK/kube_pinned.tap" 2>&1; rc=$?; note <"$WORK/kube_pinned.tap"; ok "kube play: the pinned interactive pod, the resolver beside the agent ($(tail -1 "$WORK/kube_pinned.tap"))" [ $rc -eq 0 ]
 
 echo "# init binary size: $(in_image 'stat -c %s /usr/local/sbin/cli-sandbox-init') bytes"
 echo "# image size: $(podman image inspect --format '{{.Size}}' "$IMAGE") bytes"

@@ -13,6 +13,20 @@
       digest; the NetworkPolicies carry the ConfigMap's gateway tuple; the
       SandboxTemplate's pod spec is the Job's.
 
+  manifests.py validate-interactive DIR
+      deploy/kubernetes/interactive/: the same strict parse (the native
+      sidecar's restartPolicy, newer than Debian's models, is accepted with
+      the value Always only), the firewall and agent containers in the Job's
+      shape, the resolver sidecar after the firewall with NET_ADMIN and only
+      what its start needs, dnsPolicy None with 127.0.0.1 alone, and the
+      ConfigMap's pinned settings.
+
+  manifests.py pod-interactive DIR OUTDIR --image IMAGE --name NAME --volume VOLUME
+                   --upstream ADDR --allow NAME:PORT... --sh COMMAND
+                   [--ordinary-sidecar] [--no-resolver]
+      interactive/pod.yaml rendered for kube play (render_interactive says
+      what changes).
+
   manifests.py pod DIR OUTDIR --image IMAGE --url URL --name NAME
                    --volume VOLUME [--no-init] [--args JSON | --sh COMMAND]
                    [--add-cap CAP] [--init-no-net-admin] [--env K=V]...
@@ -59,6 +73,16 @@ class Invalid(Exception):
     pass
 
 
+# Fields newer than Debian's python3-kubernetes models, each with the one
+# value these manifests may give it.  A model that knows the field checks it
+# itself.
+NEWER = {
+    # native sidecars (Kubernetes 1.28 behind SidecarContainers, 1.29 on):
+    # an init container that keeps running beside the pod's containers
+    ("V1Container", "restartPolicy"): (lambda v: v == "Always", "only Always (a native sidecar)"),
+}
+
+
 # ------------------------------------------------------------------ strict parse
 def strict(value, type_name, path):
     """Walks value against the python3-kubernetes model type_name; raises
@@ -93,6 +117,9 @@ def strict(value, type_name, path):
         raise Invalid(f"{path}: expected a {type_name} map, got {type(value).__name__}")
     fields = {json_key: cls.openapi_types[attr] for attr, json_key in cls.attribute_map.items()}
     for k, v in value.items():
+        if k not in fields and (type_name, k) in NEWER:
+            need(NEWER[(type_name, k)][0](v), f"{path}.{k}: {NEWER[(type_name, k)][1]}")
+            continue
         if k not in fields:
             raise Invalid(f"{path}.{k}: unknown field of {type_name} (a typo?)")
         strict(v, fields[k], f"{path}.{k}")
@@ -352,6 +379,73 @@ def validate(directory):
     return len(docs)
 
 
+# ------------------------------------------------------------------ the interactive pod
+def validate_interactive(directory):
+    """deploy/kubernetes/interactive/: the ConfigMap and the Pod with the
+    firewall init container, the resolver as a native sidecar, the agent."""
+    docs = load(directory)
+    parse_all(docs)
+    need(sorted(d["kind"] for _, d in docs) == ["ConfigMap", "Pod"], f"{directory}: one ConfigMap and one Pod")
+    cm_path, cm = one(docs, "ConfigMap")
+    data = cm.get("data", {})
+    need(data.get("CLI_SANDBOX_EGRESS_PROFILE") == "interactive" and data.get("CLI_SANDBOX_DNS") == "pinned",
+         f"{cm_path}: the interactive profile with CLI_SANDBOX_DNS=pinned")
+    r_uid = data.get("CLI_SANDBOX_RESOLVER_UID", "")
+    need(re.fullmatch(r"[1-9][0-9]*", r_uid) is not None, f"{cm_path}: CLI_SANDBOX_RESOLVER_UID, a uid other than 0")
+    try:
+        ipaddress.IPv4Address(data.get("CLI_SANDBOX_DNS_UPSTREAM", ""))
+    except ValueError:
+        raise Invalid(f"{cm_path}: CLI_SANDBOX_DNS_UPSTREAM, one IPv4 address (the resolver's --upstream takes one)") from None
+    pod_path, pod = one(docs, "Pod")
+    need(cm["metadata"].get("namespace") == pod["metadata"].get("namespace"), f"{pod_path}: the ConfigMap's namespace")
+    spec = pod["spec"]
+    sp = f"{pod_path}.spec"
+    need(spec.get("dnsPolicy") == "None" and spec.get("dnsConfig", {}).get("nameservers") == ["127.0.0.1"]
+         and not spec["dnsConfig"].get("searches"),
+         f"{sp}: dnsPolicy None, dnsConfig.nameservers [127.0.0.1] alone and no search domains (the resolver answers every lookup)")
+    inits = spec.get("initContainers", [])
+    need([c.get("name") for c in inits] == ["firewall", "resolver"],
+         f"{sp}.initContainers: firewall, then resolver (the sidecar needs the firewall's set)")
+    fw, res = inits
+    # the firewall and the agent: the Job's own shape, but for the two
+    # capabilities the interactive profile's start-time lookups need (their
+    # child changes to the agent's user before it parses an answer)
+    fw_add = fw.get("securityContext", {}).get("capabilities", {}).get("add", [])
+    need("NET_ADMIN" in fw_add and set(fw_add) <= {"NET_ADMIN", "SETUID", "SETGID"},
+         f"{sp}.initContainers[0].securityContext.capabilities: add NET_ADMIN, and SETUID and SETGID for the lookups' child, nothing else")
+    alone = copy.deepcopy(spec)
+    alone["initContainers"] = [copy.deepcopy(fw)]
+    alone["initContainers"][0]["securityContext"]["capabilities"]["add"] = ["NET_ADMIN"]
+    check_pod_spec(alone, sp, cm["metadata"]["name"])
+    agent = spec["containers"][0]
+    need(agent["securityContext"]["runAsUser"] != int(r_uid),
+         f"{cm_path}: CLI_SANDBOX_RESOLVER_UID must not be the agent's uid")
+    need(len(fw.get("args", [])) == 3 and fw["args"][1] == "--" and agent["args"][1:3] == ["--", fw["args"][2]],
+         f"{sp}.initContainers[0].args: --firewall-only -- CLI, the agent's CLI (its names are the ones allowed)")
+    rp = f"{sp}.initContainers[1]"
+    need(res.get("restartPolicy") == "Always", f"{rp}.restartPolicy: Always (a native sidecar)")
+    need(res.get("image") == agent.get("image"), f"{rp}.image: the agent's image")
+    need(res.get("command") == ["/usr/local/sbin/cli-sandbox-resolver"], f"{rp}.command: the image's resolver")
+    need({"configMapRef": {"name": cm["metadata"]["name"]}} in res.get("envFrom", []), f"{rp}.envFrom: the ConfigMap")
+    args = res.get("args", [])
+    pairs = list(zip(args[::2], args[1::2]))
+    need(len(args) % 2 == 0 and ("--upstream", "$(CLI_SANDBOX_DNS_UPSTREAM)") in pairs
+         and ("--user", "$(CLI_SANDBOX_RESOLVER_UID):$(CLI_SANDBOX_RESOLVER_UID)") in pairs
+         and any(o == "--allow" for o, _ in pairs) and all(o in ("--upstream", "--user", "--allow", "--internal") for o, _ in pairs),
+         f"{rp}.args: --upstream $(CLI_SANDBOX_DNS_UPSTREAM), --user $(CLI_SANDBOX_RESOLVER_UID):$(CLI_SANDBOX_RESOLVER_UID), --allow NAME:PORT...")
+    rsc = res.get("securityContext", {})
+    caps = rsc.get("capabilities", {})
+    need(caps.get("drop") == ["ALL"] and "NET_ADMIN" in caps.get("add", [])
+         and set(caps.get("add", [])) <= {"NET_ADMIN", "NET_BIND_SERVICE", "SETUID", "SETGID", "SETPCAP"},
+         f"{rp}.securityContext.capabilities: drop [ALL], add NET_ADMIN and only what binding port 53 and changing uid need")
+    need(rsc.get("allowPrivilegeEscalation") is False and not rsc.get("privileged") and rsc.get("readOnlyRootFilesystem") is True,
+         f"{rp}.securityContext: allowPrivilegeEscalation false, not privileged, read-only root")
+    need(res.get("startupProbe"), f"{rp}.startupProbe: set, so the agent starts after the resolver listens")
+    for r in ("cpu", "memory", "ephemeral-storage"):
+        need(res.get("resources", {}).get("limits", {}).get(r), f"{rp}.resources.limits.{r}: set")
+    return len(docs)
+
+
 # ------------------------------------------------------------------ kube play
 def render_pod(directory, outdir, image, url, name, volume, no_init, args, env, add_caps,
                init_no_net_admin):
@@ -393,11 +487,96 @@ def render_pod(directory, outdir, image, url, name, volume, no_init, args, env, 
         yaml.safe_dump(cm, f, sort_keys=False)
 
 
+def render_interactive(directory, outdir, image, name, volume, upstream, allow, sh, ordinary_sidecar, no_resolver):
+    """interactive/pod.yaml for kube play, with only these test changes: the
+    local image; hostNetwork (podman runs inside the test namespace); the
+    podman annotation that keeps init containers for their logs; the Secret
+    as a literal; the claim as a podman volume; the ConfigMap's upstream set
+    to the test upstream and CLI_SANDBOX_ALLOW to the test's names, which
+    also replace the resolver's --allow list; $(VAR) in the resolver's args
+    expanded here (podman 4.3 does not); the agent's command as --sh, with
+    no terminal (nobody attaches).
+    With ordinary_sidecar (an engine without native sidecars): the resolver
+    becomes the pod's first container, without restartPolicy and
+    startupProbe, and the agent's container waits for the resolver with the
+    startupProbe's own command before it execs the init (the kubelet's gate,
+    by hand).  no_resolver leaves the resolver out."""
+    docs = load(directory)
+    _, pod = one(docs, "Pod")
+    _, cm = one(docs, "ConfigMap")
+    pod, cm = copy.deepcopy(pod), copy.deepcopy(cm)
+    cm["data"]["CLI_SANDBOX_DNS_UPSTREAM"] = upstream
+    cm["data"]["CLI_SANDBOX_ALLOW"] = ",".join(allow)
+    del cm["metadata"]["namespace"]
+    spec = pod["spec"]
+    spec["hostNetwork"] = True
+    fw, res = spec["initContainers"]
+    agent = spec["containers"][0]
+    for c in (fw, res, agent):
+        c["image"] = image
+        for e in c.get("env", []):
+            if "secretKeyRef" in e.get("valueFrom", {}):
+                del e["valueFrom"]
+                e["value"] = "sk-test-not-a-key"
+    args = [a for o, v in zip(res["args"][::2], res["args"][1::2]) if o != "--allow" for a in (o, v)]
+    for n in allow:
+        args += ["--allow", n]
+    res["args"] = [re.sub(r"\$\((\w+)\)", lambda m: cm["data"][m.group(1)], a) for a in args]
+    agent["args"] = ["--verify-only", "--", "sh", "-c", sh]
+    agent.pop("stdin", None)  # nobody attaches in a test: a plain log, no terminal
+    agent.pop("tty", None)
+    for v in spec["volumes"]:
+        if "persistentVolumeClaim" in v:
+            v["persistentVolumeClaim"]["claimName"] = volume
+    probe = res["startupProbe"]["exec"]["command"]
+    if no_resolver:
+        spec["initContainers"] = [fw]
+    elif ordinary_sidecar:
+        spec["initContainers"] = [fw]
+        del res["restartPolicy"], res["startupProbe"]
+        spec["containers"] = [res, agent]
+        need(probe[:2] == ["/bin/bash", "-c"], "the startupProbe is a bash -c command")
+        agent["command"] = ["/bin/bash", "-c",
+                            "i=0; until (" + probe[2] + ") 2>/dev/null; do i=$((i+1)); [ $i -lt 100 ] || break; sleep 0.1; done; "
+                            "exec /usr/local/sbin/cli-sandbox-init \"$@\"", "agent"]
+    meta = {"name": name, "labels": pod["metadata"].get("labels", {}),
+            "annotations": {"io.podman.annotations.init.container.type": "always"}}
+    out = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+    with open(os.path.join(outdir, "pod.yaml"), "w") as f:
+        yaml.safe_dump(out, f, sort_keys=False)
+    with open(os.path.join(outdir, "configmap.yaml"), "w") as f:
+        yaml.safe_dump(cm, f, sort_keys=False)
+
+
 def main(argv):
     try:
+        if len(argv) == 3 and argv[1] == "validate-interactive":
+            n = validate_interactive(argv[2])
+            print(f"{argv[2]}: {n} manifests valid")
+            return 0
         if len(argv) == 3 and argv[1] == "validate":
             n = validate(argv[2])
             print(f"{argv[2]}: {n} manifests valid")
+            return 0
+        if len(argv) >= 4 and argv[1] == "pod-interactive":
+            o = {"--image": None, "--name": None, "--volume": None, "--upstream": None, "--sh": None}
+            allow, flags, i = [], set(), 4
+            while i < len(argv):
+                a = argv[i]
+                if a in ("--ordinary-sidecar", "--no-resolver"):
+                    flags.add(a)
+                    i += 1
+                elif a == "--allow" and i + 1 < len(argv):
+                    allow.append(argv[i + 1])
+                    i += 2
+                elif a in o and i + 1 < len(argv):
+                    o[a], i = argv[i + 1], i + 2
+                else:
+                    raise Invalid(f"unknown option {a}")
+            if None in o.values() or not allow:
+                raise Invalid("pod-interactive needs --image, --name, --volume, --upstream, --sh and --allow")
+            render_interactive(argv[2], argv[3], o["--image"], o["--name"], o["--volume"], o["--upstream"], allow,
+                               o["--sh"], "--ordinary-sidecar" in flags, "--no-resolver" in flags)
             return 0
         if len(argv) >= 4 and argv[1] == "pod":
             opts = {"--image": None, "--url": None, "--name": None, "--volume": None, "--args": None,

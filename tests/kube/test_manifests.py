@@ -49,9 +49,34 @@ MUTATIONS = [
      "emptyDir.sizeLimit"),
 ]
 
+# deploy/kubernetes/interactive/ (the pinned interactive pod, issue 33): the same, with its own check
+INTERACTIVE = os.path.join(DEPLOY, "interactive")
+INTERACTIVE_MUTATIONS = [
+    ("pod.yaml", "      restartPolicy: Always", "      restartPolicy: OnFailure", "only Always"),
+    ("pod.yaml", "      restartPolicy: Always", "      restartPolicyy: Always", "unknown field"),
+    ("pod.yaml", "add: [NET_ADMIN, NET_BIND_SERVICE, SETUID, SETGID, SETPCAP]", "add: [NET_ADMIN, NET_BIND_SERVICE, SETUID, SETGID, SETPCAP, NET_RAW]",
+     "only what binding port 53"),
+    ("pod.yaml", "add: [NET_ADMIN, NET_BIND_SERVICE, SETUID, SETGID, SETPCAP]", "add: [NET_BIND_SERVICE, SETUID, SETGID, SETPCAP]", "add NET_ADMIN"),
+    ("pod.yaml", "add: [NET_ADMIN, SETUID, SETGID]", "add: [NET_ADMIN, SETUID, SETGID, SYS_ADMIN]", "for the lookups' child"),
+    ("pod.yaml", "  dnsPolicy: None", "  dnsPolicy: ClusterFirst", "dnsPolicy None"),
+    ("pod.yaml", "nameservers: [127.0.0.1]", "nameservers: [127.0.0.1, 10.96.0.10]", "127.0.0.1] alone"),
+    ("pod.yaml", "      startupProbe:\n", "      livenessProbe:\n", "startupProbe"),
+    ("pod.yaml", "        - $(CLI_SANDBOX_DNS_UPSTREAM)", "        - 8.8.8.8", "--upstream $(CLI_SANDBOX_DNS_UPSTREAM)"),
+    ("pod.yaml", 'args: ["--firewall-only", "--", "claude"]', 'args: ["--firewall-only", "--", "codex"]', "the agent's CLI"),
+    ("pod.yaml", "    - name: firewall\n", "    - name: firewal\n", "firewall, then resolver"),
+    ("pod.yaml", "        allowPrivilegeEscalation: false\n        readOnlyRootFilesystem: true\n        capabilities:\n          drop: [ALL]\n          add: [NET_ADMIN, NET",
+     "        allowPrivilegeEscalation: true\n        readOnlyRootFilesystem: true\n        capabilities:\n          drop: [ALL]\n          add: [NET_ADMIN, NET",
+     "allowPrivilegeEscalation false"),
+    ("pod.yaml", "        limits: {cpu: 200m, memory: 32Mi, ephemeral-storage: 16Mi}", "        limits: {cpu: 200m, ephemeral-storage: 16Mi}",
+     "limits.memory"),
+    ("configmap.yaml", 'CLI_SANDBOX_RESOLVER_UID: "1053"', 'CLI_SANDBOX_RESOLVER_UID: "1000"', "not be the agent's uid"),
+    ("configmap.yaml", "CLI_SANDBOX_DNS_UPSTREAM: 10.96.0.10", "CLI_SANDBOX_DNS_UPSTREAM: 10.96.0.10,10.96.0.11", "one IPv4 address"),
+    ("configmap.yaml", "CLI_SANDBOX_DNS: pinned", "CLI_SANDBOX_DNS: resolve-once", "CLI_SANDBOX_DNS=pinned"),
+]
 
-def run(directory):
-    p = subprocess.run([sys.executable, TOOL, "validate", directory], capture_output=True, text=True)
+
+def run(directory, mode="validate"):
+    p = subprocess.run([sys.executable, TOOL, mode, directory], capture_output=True, text=True)
     return p.returncode, p.stdout + p.stderr
 
 
@@ -80,6 +105,23 @@ def main():
             open(path, "w").write(text.replace(old, new, 1))
             rc, out = run(d)
             ok(f"{fname}: {old.splitlines()[0][:40]!r} -> {new.splitlines()[0][:40]!r} fails naming {word!r}",
+               rc != 0 and word in out)
+            if rc == 0 or word not in out:
+                print("#   " + out.strip().replace("\n", "\n#   "))
+    rc, out = run(INTERACTIVE, "validate-interactive")
+    ok(f"deploy/kubernetes/interactive validates ({out.strip()})", rc == 0)
+    for fname, old, new, word in INTERACTIVE_MUTATIONS:
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.join(tmp, "k")
+            shutil.copytree(INTERACTIVE, d)
+            path = os.path.join(d, fname)
+            text = open(path).read()
+            if text.count(old) < 1:
+                ok(f"interactive/{fname}: mutation target {old[:40]!r} exists", False)
+                continue
+            open(path, "w").write(text.replace(old, new, 1))
+            rc, out = run(d, "validate-interactive")
+            ok(f"interactive/{fname}: {old.splitlines()[0][:40]!r} -> {new.splitlines()[0][:40]!r} fails naming {word!r}",
                rc != 0 and word in out)
             if rc == 0 or word not in out:
                 print("#   " + out.strip().replace("\n", "\n#   "))

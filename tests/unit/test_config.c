@@ -87,6 +87,23 @@ static const struct env_case cases[] = {
 	{ { INTER, "CLI_SANDBOX_RESOLVER_UID=990" }, false, "without CLI_SANDBOX_DNS=pinned" },
 	{ { URL, "CLI_SANDBOX_DNS=pinned", "CLI_SANDBOX_RESOLVER_UID=990" }, false, "only for CLI_SANDBOX_EGRESS_PROFILE=interactive" },
 	{ { INTER, "SKIP_EGRESS_FIREWALL=true", "CLI_SANDBOX_DNS=pinned", "CLI_SANDBOX_RESOLVER_UID=990" }, false, "needs the firewall" },
+	/* CLI_SANDBOX_DNS_UPSTREAM: the resolver's upstreams when resolv.conf names 127.0.0.1 (a pod) */
+#define PINNED INTER, "CLI_SANDBOX_DNS=pinned", "CLI_SANDBOX_RESOLVER_UID=990"
+	{ { PINNED, "CLI_SANDBOX_DNS_UPSTREAM=10.96.0.10" }, true, "upstream 10.96.0.10" },
+	{ { PINNED, "CLI_SANDBOX_DNS_UPSTREAM=10.96.0.10,192.0.2.53,198.51.100.53" }, true, "upstream three" },
+	{ { PINNED }, true, "no upstream" },
+	{ { INTER, "CLI_SANDBOX_DNS_UPSTREAM=10.96.0.10" }, false, "CLI_SANDBOX_DNS_UPSTREAM is set without CLI_SANDBOX_DNS=pinned" },
+	{ { PINNED, "CLI_SANDBOX_DNS_UPSTREAM=" }, false, "is not 1 to 3 dotted-quad" },
+	{ { PINNED, "CLI_SANDBOX_DNS_UPSTREAM=10.96.0.10," }, false, "is not 1 to 3 dotted-quad" },
+	{ { PINNED, "CLI_SANDBOX_DNS_UPSTREAM=10.96.0.010" }, false, "is not 1 to 3 dotted-quad" },
+	{ { PINNED, "CLI_SANDBOX_DNS_UPSTREAM=kube-dns" }, false, "is not 1 to 3 dotted-quad" },
+	{ { PINNED, "CLI_SANDBOX_DNS_UPSTREAM=10.96.0.10:53" }, false, "is not 1 to 3 dotted-quad" },
+	{ { PINNED, "CLI_SANDBOX_DNS_UPSTREAM=192.0.2.1,192.0.2.2,192.0.2.3,192.0.2.4" }, false, "is not 1 to 3 dotted-quad" },
+	{ { PINNED, "CLI_SANDBOX_DNS_UPSTREAM=127.0.0.1" }, false, "loopback 127.0.0.0/8" },
+	{ { PINNED, "CLI_SANDBOX_DNS_UPSTREAM=127.0.0.11" }, false, "loopback 127.0.0.0/8" },
+	{ { PINNED, "CLI_SANDBOX_DNS_UPSTREAM=224.0.0.251" }, false, "cannot be the resolver's upstream" },
+	{ { PINNED, "CLI_SANDBOX_DNS_UPSTREAM=169.254.169.253" }, true, "pinned 990" },  /* a cloud's own DNS (AWS), as in resolv.conf */
+	{ { PINNED, "CLI_SANDBOX_DNS_UPSTREAM=0.0.0.0" }, false, "cannot be the resolver's upstream" },
 	/* unknown variables of ours are typos */
 	{ { URL, "CLI_SANDBOX_EGRES_PROFILE=interactive" }, false, "unknown variable CLI_SANDBOX_EGRES_PROFILE" },
 	{ { URL, "CLI_SANDBOX_USERS=alice" }, false, "unknown variable CLI_SANDBOX_USERS" },
@@ -126,6 +143,13 @@ static bool property(const struct cs_config *c, const char *key)
 		return c->dns_pinned && c->resolver_uid == 990;
 	if (strcmp(key, "not pinned") == 0)
 		return !c->dns_pinned && c->resolver_uid == 0;
+	if (strcmp(key, "upstream 10.96.0.10") == 0)
+		return c->dns_pinned && c->n_dns_upstream == 1 && c->dns_upstream[0] == 0x0a60000au;
+	if (strcmp(key, "upstream three") == 0)
+		return c->n_dns_upstream == 3 && c->dns_upstream[0] == 0x0a60000au && c->dns_upstream[1] == 0xc0000235u &&
+		       c->dns_upstream[2] == 0xc6336435u;
+	if (strcmp(key, "no upstream") == 0)
+		return c->dns_pinned && c->n_dns_upstream == 0;
 	if (strcmp(key, "dir /opt/profiles") == 0)
 		return strcmp(c->profile_dir, "/opt/profiles") == 0;
 	return false;
