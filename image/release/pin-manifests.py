@@ -10,8 +10,9 @@ image/build.sh built it) gives the reference: the pushed one (REPO@DIGEST, the
 registry's digest) when the build pushed, else REPO@DIGEST with REPO from
 --repository or the manifests' own: DIGEST is the signed copy's, which a push
 of that copy keeps.
-Both containers of the Job and of the SandboxTemplate get it; nothing else in
-the files changes.  Then `tests/kube/manifests.py validate DIR` still holds.
+Both containers of the Job and of the SandboxTemplate, and the three of the
+interactive pod, get it; nothing else in the files changes.  Then
+`tests/kube/manifests.py validate DIR` (and validate-interactive) still holds.
 """
 
 import argparse
@@ -20,7 +21,9 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FILES = ("job.yaml", "sandboxtemplate.yaml")
+# Each file with its image lines by digest: the firewall and the agent; the interactive pod
+# also its resolver sidecar (all three run the one image).
+FILES = (("job.yaml", 2), ("sandboxtemplate.yaml", 2), (os.path.join("interactive", "pod.yaml"), 3))
 IMAGE_LINE = re.compile(r"^(\s+image:\s+)(\S+?)@sha256:[0-9a-f]{64}(\s*)$", re.M)
 DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
 
@@ -50,7 +53,7 @@ def main():
     if not DIGEST.match(digest):
         die("%s: '%s' is not a sha256 digest" % (name, digest))
 
-    for file in FILES:
+    for file, want in FILES:
         path = os.path.join(a.dir, file)
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -63,8 +66,8 @@ def main():
                 die("%s: say --repository (the manifests name %s)" % (file, sorted(repos) or "no image"))
             ref = "%s@%s" % (repo, digest)
         text, n = IMAGE_LINE.subn(lambda m: m.group(1) + ref + m.group(3), text)
-        if n != 2:
-            die("%s: %d image lines by digest, expected 2 (the firewall and the agent)" % (file, n))
+        if n != want:
+            die("%s: %d image lines by digest, expected %d (the firewall, the agent%s)" % (file, n, want, ", the resolver" if want == 3 else ""))
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
         print("pinned %s: %s (built as %s)" % (path, ref, name))

@@ -169,7 +169,7 @@ before=$(wc -l <"$WORK/upstream.log")
 play pod $ORDINARY --sh 'cat /etc/resolv.conf >/workspace/resolv.conf; touch /workspace/ran'
 ok "the firewall init container exits 0 with the pinned interactive ruleset" \
 	sh -c "[ \"\$(cat '$WORK/pod.fw.rc')\" = 0 ] && grep -q 'firewall up: profile=interactive' '$WORK/pod.fw.log'"
-ok "the resolver serves as uid $R_UID" grep -q "serving 1 name(s) on port 53 as uid $R_UID" "$WORK/pod.resolver.log"
+ok "the resolver serves as uid $R_UID" grep -q "serving [0-9]* name(s) on port 53 as uid $R_UID" "$WORK/pod.resolver.log"
 s="$WORK/pod.resolver.status"
 note <"$s"
 ok "the resolver holds CAP_NET_ADMIN alone, no_new_privs, a seccomp filter, uid and gid $R_UID" sh -c "

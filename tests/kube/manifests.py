@@ -430,9 +430,10 @@ def validate_interactive(directory):
     args = res.get("args", [])
     pairs = list(zip(args[::2], args[1::2]))
     need(len(args) % 2 == 0 and ("--upstream", "$(CLI_SANDBOX_DNS_UPSTREAM)") in pairs
-         and ("--user", "$(CLI_SANDBOX_RESOLVER_UID):$(CLI_SANDBOX_RESOLVER_UID)") in pairs
-         and any(o == "--allow" for o, _ in pairs) and all(o in ("--upstream", "--user", "--allow", "--internal") for o, _ in pairs),
-         f"{rp}.args: --upstream $(CLI_SANDBOX_DNS_UPSTREAM), --user $(CLI_SANDBOX_RESOLVER_UID):$(CLI_SANDBOX_RESOLVER_UID), --allow NAME:PORT...")
+         and all(o in ("--upstream", "--names-for") for o, _ in pairs) and [o for o, _ in pairs].count("--names-for") == 1,
+         f"{rp}.args: --names-for CLI --upstream $(CLI_SANDBOX_DNS_UPSTREAM) (the names from the profile and the ConfigMap, none by hand)")
+    need(dict(pairs)["--names-for"] == fw["args"][2],
+         f"{rp}.args: --names-for the agent's CLI ({fw['args'][2]}), whose names the firewall warmed up")
     rsc = res.get("securityContext", {})
     caps = rsc.get("capabilities", {})
     need(caps.get("drop") == ["ALL"] and "NET_ADMIN" in caps.get("add", [])
@@ -492,8 +493,8 @@ def render_interactive(directory, outdir, image, name, volume, upstream, allow, 
     local image; hostNetwork (podman runs inside the test namespace); the
     podman annotation that keeps init containers for their logs; the Secret
     as a literal; the claim as a podman volume; the ConfigMap's upstream set
-    to the test upstream and CLI_SANDBOX_ALLOW to the test's names, which
-    also replace the resolver's --allow list; $(VAR) in the resolver's args
+    to the test upstream and CLI_SANDBOX_ALLOW to the test's names (the
+    resolver's --names-for adds them to the profile's); $(VAR) in its args
     expanded here (podman 4.3 does not); the agent's command as --sh, with
     no terminal (nobody attaches).
     With ordinary_sidecar (an engine without native sidecars): the resolver
@@ -518,10 +519,7 @@ def render_interactive(directory, outdir, image, name, volume, upstream, allow, 
             if "secretKeyRef" in e.get("valueFrom", {}):
                 del e["valueFrom"]
                 e["value"] = "sk-test-not-a-key"
-    args = [a for o, v in zip(res["args"][::2], res["args"][1::2]) if o != "--allow" for a in (o, v)]
-    for n in allow:
-        args += ["--allow", n]
-    res["args"] = [re.sub(r"\$\((\w+)\)", lambda m: cm["data"][m.group(1)], a) for a in args]
+    res["args"] = [re.sub(r"\$\((\w+)\)", lambda m: cm["data"][m.group(1)], a) for a in res["args"]]
     agent["args"] = ["--verify-only", "--", "sh", "-c", sh]
     agent.pop("stdin", None)  # nobody attaches in a test: a plain log, no terminal
     agent.pop("tty", None)

@@ -63,6 +63,8 @@ INTERACTIVE_MUTATIONS = [
     ("pod.yaml", "      startupProbe:\n", "      livenessProbe:\n", "startupProbe"),
     ("pod.yaml", "        - $(CLI_SANDBOX_DNS_UPSTREAM)", "        - 8.8.8.8", "--upstream $(CLI_SANDBOX_DNS_UPSTREAM)"),
     ("pod.yaml", 'args: ["--firewall-only", "--", "claude"]', 'args: ["--firewall-only", "--", "codex"]', "the agent's CLI"),
+    ("pod.yaml", "        - --names-for\n        - claude\n", "        - --names-for\n        - codex\n", "--names-for the agent's CLI"),
+    ("pod.yaml", "        - --names-for\n        - claude\n", "        - --allow\n        - evil.example:443\n", "none by hand"),
     ("pod.yaml", "    - name: firewall\n", "    - name: firewal\n", "firewall, then resolver"),
     ("pod.yaml", "        allowPrivilegeEscalation: false\n        readOnlyRootFilesystem: true\n        capabilities:\n          drop: [ALL]\n          add: [NET_ADMIN, NET",
      "        allowPrivilegeEscalation: true\n        readOnlyRootFilesystem: true\n        capabilities:\n          drop: [ALL]\n          add: [NET_ADMIN, NET",

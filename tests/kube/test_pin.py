@@ -37,7 +37,7 @@ def run(*args):
 
 def images(d):
     refs = []
-    for f in ("job.yaml", "sandboxtemplate.yaml"):
+    for f in ("job.yaml", "sandboxtemplate.yaml", os.path.join("interactive", "pod.yaml")):
         with open(os.path.join(d, f)) as fh:
             refs += re.findall(r"^\s+image:\s+(\S+)\s*$", fh.read(), re.M)
     return refs
@@ -53,17 +53,19 @@ with tempfile.TemporaryDirectory() as tmp:
 
     rc, out = run(PIN, digests, "--dir", d)
     refs = images(d)
-    check(rc == 0 and refs == ["registry.example.com/cli-sandbox@" + D1] * 4,
-          "the first image's digest is in all four containers, the manifests' repository kept", out + "\n".join(refs))
+    check(rc == 0 and refs == ["registry.example.com/cli-sandbox@" + D1] * 7,
+          "the first image's digest is in all seven containers, the manifests' repository kept", out + "\n".join(refs))
     rc, out = run(TOOL, "validate", d)
     check(rc == 0, "the pinned manifests pass manifests.py validate", out)
+    rc, out = run(TOOL, "validate-interactive", os.path.join(d, "interactive"))
+    check(rc == 0, "the pinned interactive pod passes manifests.py validate-interactive", out)
 
     rc, out = run(PIN, digests, "--dir", d, "--image", "localhost/cli-sandbox:codex")
-    check(rc == 0 and images(d) == ["registry.example.com/cli-sandbox@" + D2] * 4,
+    check(rc == 0 and images(d) == ["registry.example.com/cli-sandbox@" + D2] * 7,
           "a pushed image: its registry reference is pinned", out)
     rc, out = run(PIN, digests, "--dir", d, "--image", "localhost/cli-sandbox:latest",
                   "--repository", "registry.example.org/team/cli-sandbox")
-    check(rc == 0 and images(d) == ["registry.example.org/team/cli-sandbox@" + D1] * 4,
+    check(rc == 0 and images(d) == ["registry.example.org/team/cli-sandbox@" + D1] * 7,
           "--repository names where the platform pulls from", out)
     rc, out = run(TOOL, "validate", d)
     check(rc == 0, "still valid after pinning twice", out)
