@@ -88,8 +88,11 @@ int resolver_confine(uid_t uid, gid_t gid, struct cs_error *err)
 	int rc;
 	bool have_setpcap;
 
-	capng_get_caps_process();
-	have_setpcap = capng_have_capability(CAPNG_EFFECTIVE, CAP_SETPCAP);
+	/* Not read: fail closed, as if CAP_SETPCAP were missing (the ids still
+	 * change; the bounding set is then left as it is and the readback below
+	 * decides). */
+	have_setpcap = capng_get_caps_process() == 0 &&
+		       capng_have_capability(CAPNG_EFFECTIVE, CAP_SETPCAP);
 	capng_clear(CAPNG_SELECT_BOTH);
 	capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED, CAP_NET_ADMIN);
 	if (getuid() == 0 || geteuid() == 0) {
