@@ -63,6 +63,11 @@ keys_route() {
 		KB=true KB_MODE=translate KB_API=anthropic KB_FORM=x-api-key KB_MODELS=$EP_MODEL KB_TOKVARS=$CRED_VAR
 		return 0 ;;
 	direct)
+		# A keyless Ollama takes no key: the CLI gets a placeholder that is no secret (as codex
+		# always did, plan_backend), never one of the person's keys, and no broker is needed.
+		if [ "$EP_TYPE" = ollama ] && [ -z "$EP_KEYENV" ] && [ "$NO_KEY" = false ]; then
+			: "${PLACEHOLDER_KEY:=ollama}"
+		fi
 		[ -z "$PLACEHOLDER_KEY" ] && [ "$NO_KEY" = false ] || return 0
 		case $CLI_API in anthropic) KB_API=anthropic ;; *) KB_API=openai ;; esac
 		if [ -n "$EP_KEYENV" ]; then
@@ -96,12 +101,21 @@ keys_route() {
 	   [ "$PLAN" != legacy ] || case $KB_API in anthropic) KB_TOKVARS=ANTHROPIC_API_KEY ;; *) KB_TOKVARS=OPENAI_API_KEY ;; esac ;;
 	esac
 	if [ "$1" = true ]; then
-		warn "--keys-in: the key in \$$KB_KEYVAR enters the sandbox, where the agent can read it and send it wherever the firewall lets it (without --keys-in the key broker keeps it out)"
-		KB=false
+		KB=false KB_WARN=true
 		return 0
 	fi
 	# shellcheck disable=SC2034 # read by host/cli-sandbox
 	KB=true
+}
+
+# keys_warn: --keys-in's one warning line, said once the run is about to start (after any
+# refusal), and only when a key is there to go in.
+KB_WARN=false
+keys_warn() {
+	[ "$KB_WARN" = true ] || return 0
+	var_get "$KB_KEYVAR"
+	[ -z "$VAL" ] || warn "--keys-in: the key in \$$KB_KEYVAR enters the sandbox, where the agent can read it and send it wherever the firewall lets it (without --keys-in the key broker keeps it out)"
+	VAL=''
 }
 
 # kb_split URL: set KB_UP (URL without a trailing /v1: the broker's upstream, its path the
