@@ -18,12 +18,13 @@ KB_PORT=8080
 KB=false KB_MODE='' KB_KEYVAR='' KB_API='' KB_FORM='' KB_TOKVARS='' KB_MODELS=''
 KB_CT='' KB_NET='' KB_DIR='' KB_PRIV='' KB_IP='' KB_TOKEN='' KB_MADE=false kb_image=${CLI_SANDBOX_BROKER_IMAGE:-}
 
-# kb_image_name: the broker's image next to $image: REPOSITORY-broker:TAG (image/build.sh --cli
-# broker), unless CLI_SANDBOX_BROKER_IMAGE names it.
+# kb_image_name: the broker's image next to $image: REPOSITORY-broker:TAG (what image/build.sh
+# --cli broker IMAGE builds), REPOSITORY-broker:latest for a CLI's own image (REPOSITORY:claude:
+# one broker serves every CLI), unless CLI_SANDBOX_BROKER_IMAGE names it.
 kb_image_name() {
 	[ -z "$kb_image" ] || return 0
 	case ${image##*/} in
-	*:*) kb_image=${image%:*}-broker:${image##*:} ;;
+	*:*) if is_cli "${image##*:}"; then kb_image=${image%:*}-broker:latest; else kb_image=${image%:*}-broker:${image##*:}; fi ;;
 	*) kb_image=$image-broker:latest ;;
 	esac
 }
