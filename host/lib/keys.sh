@@ -85,6 +85,9 @@ keys_route() {
 	*)
 		[ -n "$url" ] || return 0
 		if [ -n "$key_env" ]; then
+			# An unset key-env: today's path, which says which variable to export.
+			var_get "$key_env"
+			[ -n "$VAL" ] || return 0
 			kb_legacy_api || :
 			KB_KEYVAR=$key_env
 			case $KB_API in anthropic) KB_FORM=x-api-key ;; openai) KB_FORM=bearer ;; gemini) KB_FORM=x-goog-api-key ;; esac
