@@ -244,7 +244,8 @@ t "the logging podman records the host script's engine commands" grep -q '^image
 # What the refusal names works: gemini with --managed URL (the URL as is, its key from the shell).
 (cd "$WORK/ws-refused" && GEMINI_API_KEY=$KEY $CS --managed "http://$MOCKIP:8081" --dry-run gemini >"$WORK/gemini-managed.out" 2>&1)
 rc=$?
-te "gemini --managed URL is planned (exit 0), the key not in its dry-run" '[ $rc -eq 0 ] && grep -q "TASK_AGENT_MODEL_BASE_URL=http://$MOCKIP:8081" "$WORK/gemini-managed.out" && ! grep -qF "$KEY" "$WORK/gemini-managed.out"'
+# (its key exported: through the key broker, whose upstream is the URL; issue 32)
+te "gemini --managed URL is planned (exit 0), through the key broker, the key not in its dry-run" '[ $rc -eq 0 ] && grep -q "TASK_AGENT_MODEL_BASE_URL=http://<broker-ip>:8080" "$WORK/gemini-managed.out" && grep -qF "gemini API, upstream http://$MOCKIP:8081," "$WORK/gemini-managed.out" && ! grep -qF "$KEY" "$WORK/gemini-managed.out"'
 (cd "$WORK/ws-refused" && $CS --endpoint oll --dry-run gemini >"$WORK/gemini-dry.out" 2>&1)
 rc=$?
 te "gemini --dry-run is refused the same way" '[ $rc -ne 0 ] && grep -q "gemini speaks only" "$WORK/gemini-dry.out"'
