@@ -16,6 +16,8 @@
 #     -> upstream; the sandbox is not on the router's network; /api/config through the broker
 #     is 404; the router's own address is unreachable from the sandbox; the key reached the
 #     upstream as Bearer;
+#   - up: a run through the up router gets its own broker and token; the router's token in no
+#     sandbox; down removes the router;
 #   - codex with --managed URL and OPENAI_API_KEY exported (podman): the upstream gets Bearer KEY
 #     on /v1/responses;
 #   - --keys-in: the key inside (shell's printenv), one warning line on stderr;
@@ -207,6 +209,18 @@ te "$ENGINE, translate: the router is unreachable from the sandbox" '[ "${router
 te "$ENGINE, translate: the upstream got the key as Bearer, on Chat Completions" 'grep "^HEADERS POST /v1/chat/completions" "$WORK/log/chat.log" | grep -qF "Bearer $KEY"'
 te "$ENGINE, translate: ... and never a run token" '! grep -q csbt_ "$WORK/log/chat.log"'
 te "$ENGINE, translate: no router left" '[ -z "$("$E" ps -aq --filter label=io.cli-sandbox.role=gateway)" ] && no_net "$BACKNET"'
+
+# up: one router kept for the endpoint; each run puts a broker of its own, with its own token,
+# in front of it: the router's token (the up record's) never reaches a sandbox.
+(timeout 120 $CS --endpoint kb-chat up >"$WORK/up.out" 2>&1)
+rc=$?
+te "$ENGINE, up: the router for kb-chat is up" '[ $rc = 0 ] && "$E" ps --format "{{.Names}}" | grep -qx cli-sandbox-gw-kb-chat'
+uptoken=$(sed -n 's/^token=//p' "$CLI_SANDBOX_HOME/gateway/kb-chat" 2>/dev/null)
+agent up kb-chat claude -p "run the command"
+te "$ENGINE, up: the router's own token is in no sandbox environment" '[ -n "$uptoken" ] && [ -s "$WORK/up.environ" ] && ! grep -qF "$uptoken" "$WORK/up.environ"'
+te "$ENGINE, up: the router still runs after the run" '"$E" ps --format "{{.Names}}" | grep -qx cli-sandbox-gw-kb-chat'
+$CS --endpoint kb-chat down >/dev/null 2>&1
+te "$ENGINE, down: the router and its network removed" '! "$E" ps -a --format "{{.Names}}" | grep -qx cli-sandbox-gw-kb-chat && no_net "$BACKNET"'
 
 # codex with --managed URL, its key exported as a person does (podman: its own image is there)
 if [ "$ENGINE" = podman ] && podman image exists "$BASEIMG:codex"; then
