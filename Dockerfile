@@ -84,6 +84,11 @@ RUN set -eux; \
     /build/cli-sandbox-init --version; \
     install -D -m 0755 /build/cli-sandbox-init /out/usr/local/sbin/cli-sandbox-init; \
     strip --strip-unneeded /out/usr/local/sbin/cli-sandbox-init; \
+    ldd /build/cli-sandbox-resolver > /tmp/ldd.out 2>&1 || true; \
+    grep -Eq 'not a dynamic executable|statically linked' /tmp/ldd.out; \
+    readelf -dW /build/cli-sandbox-resolver | grep -q 'FLAGS_1.*NOW.*PIE'; \
+    install -D -m 0755 /build/cli-sandbox-resolver /out/usr/local/sbin/cli-sandbox-resolver; \
+    strip --strip-unneeded /out/usr/local/sbin/cli-sandbox-resolver; \
     install -d -m 0755 /out/usr/share/doc/cli-sandbox; \
     sh /src/image/release/init-archives.sh /build > /out/usr/share/doc/cli-sandbox/init-archives.tsv; \
     cat /out/usr/share/doc/cli-sandbox/init-archives.tsv; \

@@ -128,11 +128,11 @@ static int add(struct store *s, int argc, char **argv, bool json)
 			snprintf(e.type, sizeof(e.type), "%s", v);
 		} else if (strcmp(o, "--model") == 0) {
 			if (!valid_model(v, strlen(v)))
-				return ctl_usage("bad model name: use letters, digits and . _ : / - (at most 128), starting with a letter or digit, e.g. --model qwen3:8b");
+				return ctl_usage("bad model name: use letters, digits and . _ : / @ + - (at most 128), starting with a letter or digit, e.g. --model qwen3:8b");
 			snprintf(e.model, sizeof(e.model), "%s", v);
 		} else if (strcmp(o, "--key-env") == 0) {
 			if (!valid_key_env(v, strlen(v)))
-				return ctl_usage("bad --key-env: give the NAME of the variable that holds the key (e.g. --key-env OPENAI_API_KEY), never the key itself");
+				return ctl_usage("bad --key-env: give the NAME of the exported variable that holds the key (e.g. --key-env OPENAI_API_KEY), never the key itself");
 			snprintf(e.key_env, sizeof(e.key_env), "%s", v);
 		} else if (strcmp(o, "--speaks") == 0) {
 			if (!api_parse_list(v, strlen(v), &e.speaks))
@@ -214,6 +214,32 @@ static int use_or_rm(struct store *s, bool use, const char *name, bool json)
 	return 0;  /* silent, as the runner's use and rm */
 }
 
+/* rm on a file that does not read: NAME's lines go as text, the rest stays
+ * as it is (the runner's rm did the same), so a bad line can be removed. */
+static int rm_raw(const char *name, bool json)
+{
+	char path[4096], cur_path[4096], cur[EP_NAME_MAX + 2];
+	struct cs_error err;
+	bool found;
+
+	if (!valid_endpoint_name(name, strlen(name)))
+		return ctl_usage("bad endpoint name: use letters, digits, '-', '_' and '.', starting with a letter or digit");
+	if (home_file("endpoints", path, sizeof(path), &err) != 0 || home_file("current", cur_path, sizeof(cur_path), &err) != 0 ||
+	    endpoints_remove_raw(path, name, &found, &err) != 0)
+		return ctl_fail(&err);
+	if (!found)
+		return ctl_usage("no endpoint named '%s': see 'cli-sandbox endpoints list'", name);
+	home_current(cur, sizeof(cur));
+	if (strcmp(cur, name) == 0)
+		unlink(cur_path);
+	if (json) {
+		json_t *o = json_object();
+		json_object_set_new(o, "removed", json_string(name));
+		return ctl_print_json(o);
+	}
+	return 0;
+}
+
 int cmd_endpoints(int argc, char **argv)
 {
 	struct store s = { .eps = NULL };
@@ -224,6 +250,12 @@ int cmd_endpoints(int argc, char **argv)
 	if (ctl_help(argc, argv, help))
 		return 0;
 	json = ctl_take_json(&argc, argv);
+	if (argc == 3 && strcmp(argv[1], "rm") == 0 && open_store(&s, &err) != 0 && err.status != CS_EXIT_OSERR) {
+		free(s.eps);
+		return rm_raw(argv[2], json);  /* a file that does not read: rm mends it */
+	}
+	free(s.eps);
+	s.eps = NULL;
 	if (open_store(&s, &err) != 0) {
 		free(s.eps);
 		return ctl_fail(&err);

@@ -1,4 +1,4 @@
-/* plan and status: one resolved plan for the runner, and where things are. */
+/* plan: one resolved plan for the runner. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +18,6 @@ static const char plan_help[] =
 	"  route=direct|broker|translator|refused; keys stay out (broker) unless --keys-in.\n"
 	"--url probes URL (its key from --key-env VAR, sent to it alone) instead of a named endpoint.\n"
 	"Exit 0 with a route, 2 when refused (the reason and fix on stderr too).\n";
-
-static const char status_help[] =
-	"Usage: cli-sandbox-ctl status [--json]\n"
-	"Where the host side's files are, the selected endpoint, and each CLI's route to it.\n";
 
 /* The endpoint a plan is for: named, selected, or a probed URL. */
 static int pick_endpoint(const char *name, const char *url, const char *key_env, struct endpoint *out, struct cs_error *err)
@@ -123,44 +119,5 @@ int cmd_plan(int argc, char **argv)
 		cs_fail(&err, CS_EXIT_CONFIG, "%s%s%s", p.reason, p.fix[0] ? "; try: " : "", p.fix);
 		return ctl_fail(&err);
 	}
-	return 0;
-}
-
-int cmd_status(int argc, char **argv)
-{
-	char home[4096], path[4096], cur[EP_NAME_MAX + 2];
-	struct cs_error err;
-	struct endpoint ep;
-	bool json, have_ep;
-	json_t *o, *routes;
-
-	if (ctl_help(argc, argv, status_help))
-		return 0;
-	json = ctl_take_json(&argc, argv);
-	if (argc > 1)
-		return ctl_usage("usage: cli-sandbox-ctl status [--json]");
-	if (home_dir(home, sizeof(home), &err) != 0 || home_file("endpoints", path, sizeof(path), &err) != 0)
-		return ctl_fail(&err);
-	home_current(cur, sizeof(cur));
-	have_ep = cur[0] && pick_endpoint(cur, NULL, NULL, &ep, &err) == 0;
-	if (cur[0] && !have_ep)
-		return ctl_fail(&err);
-	o = json_object();
-	routes = json_object();
-	json_object_set_new(o, "home", json_string(home));
-	json_object_set_new(o, "endpoints_file", json_string(path));
-	json_object_set_new(o, "selected", have_ep ? json_string(cur) : json_null());
-	for (const struct cs_cli_name *c = cs_cli_names; have_ep && c->name; c++) {
-		struct plan p;
-		plan_make(c->name, &ep, false, &p);
-		json_object_set_new(routes, c->name, json_string(route_word(p.route)));
-	}
-	json_object_set_new(o, "routes", routes);
-	if (json)
-		return ctl_print_json(o);
-	printf("home: %s\nendpoints file: %s\nselected endpoint: %s\n", home, path, have_ep ? cur : "(none: cli-sandbox endpoints use NAME)");
-	for (const struct cs_cli_name *c = cs_cli_names; have_ep && c->name; c++)
-		printf("  %s: %s\n", c->name, json_string_value(json_object_get(routes, c->name)));
-	json_decref(o);
 	return 0;
 }

@@ -23,6 +23,35 @@ static void copy(char *dst, const char *src, size_t n)
 	dst[n] = '\0';
 }
 
+static bool bare_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (c && strchr("._:/=@%+,-", c));
+}
+
+/* A KEY=VALUE word of a later version's key (k bytes of key in the n of w):
+ * kept when its key and value are plain, each key once. */
+static const char *keep_unknown(struct endpoint *e, const char *w, size_t k, size_t n)
+{
+	size_t used = strlen(e->extra);
+	const char *p;
+
+	if (k == 0 || k > 32 || !(w[0] >= 'a' && w[0] <= 'z') || n - k - 1 > 128)
+		return "unknown KEY= word; the keys are type, speaks, model and key-env";
+	for (size_t i = 0; i < n; i++)
+		if (!bare_char(w[i]) || (i < k && !((w[i] >= 'a' && w[i] <= 'z') || (w[i] >= '0' && w[i] <= '9') || w[i] == '-' || w[i] == '_')))
+			return "unknown KEY= word; the keys are type, speaks, model and key-env";
+	for (p = e->extra; *p; p += strcspn(p, " "), p += *p == ' ')
+		if (strncmp(p, w, k + 1) == 0)
+			return "a KEY= word given twice; keep one";
+	if (used + (used ? 1 : 0) + n > EP_EXTRA_MAX)
+		return "too many unknown KEY= words; remove the ones no version of cli-sandbox wrote";
+	if (used)
+		e->extra[used++] = ' ';
+	memcpy(e->extra + used, w, n);
+	e->extra[used + n] = '\0';
+	return NULL;
+}
+
 /* One key=value word after the URL. */
 static const char *parse_attr(struct endpoint *e, const char *w, size_t n, unsigned *seen)
 {
@@ -36,7 +65,11 @@ static const char *parse_attr(struct endpoint *e, const char *w, size_t n, unsig
 	v = eq + 1;
 	vn = n - k - 1;
 	/* each key once: a second would silently win over the first */
-	unsigned bit = k == 4 ? 1u : k == 6 ? 2u : k == 5 ? 4u : k == 7 ? 8u : 0u;
+	unsigned bit = k == 4 && memcmp(w, "type", 4) == 0     ? 1u
+		       : k == 6 && memcmp(w, "speaks", 6) == 0  ? 2u
+		       : k == 5 && memcmp(w, "model", 5) == 0   ? 4u
+		       : k == 7 && memcmp(w, "key-env", 7) == 0 ? 8u
+								: 0u;
 	if (*seen & bit)
 		return "a KEY= word given twice; keep one";
 	*seen |= bit;
@@ -50,14 +83,14 @@ static const char *parse_attr(struct endpoint *e, const char *w, size_t n, unsig
 		e->has_speaks = true;
 	} else if (k == 5 && memcmp(w, "model", 5) == 0) {
 		if (!valid_model(v, vn))
-			return "bad model=; a model name is letters, digits and . _ : / - (at most 128), starting with a letter or digit";
+			return "bad model=; a model name is letters, digits and . _ : / @ + - (at most 128), starting with a letter or digit";
 		copy(e->model, v, vn);
 	} else if (k == 7 && memcmp(w, "key-env", 7) == 0) {
 		if (!valid_key_env(v, vn))
 			return "bad key-env=; give the NAME of the variable that holds the key, e.g. key-env=OPENAI_API_KEY";
 		copy(e->key_env, v, vn);
 	} else {
-		return "unknown KEY= word; the keys are type, speaks, model and key-env";
+		return keep_unknown(e, w, k, n);
 	}
 	return NULL;
 }
@@ -190,9 +223,9 @@ bool endpoint_format(const struct endpoint *e, char *out, size_t len)
 	int n;
 
 	api_format_list(e->speaks, speaks, sizeof(speaks));
-	n = snprintf(out, len, "%s %s%s%s%s%s%s%s%s%s", e->name, e->url, e->type[0] ? " type=" : "", e->type,
+	n = snprintf(out, len, "%s %s%s%s%s%s%s%s%s%s%s%s", e->name, e->url, e->type[0] ? " type=" : "", e->type,
 		     e->has_speaks ? " speaks=" : "", e->has_speaks ? speaks : "", e->model[0] ? " model=" : "", e->model,
-		     e->key_env[0] ? " key-env=" : "", e->key_env);
+		     e->key_env[0] ? " key-env=" : "", e->key_env, e->extra[0] ? " " : "", e->extra);
 	return n >= 0 && (size_t)n < len;
 }
 
@@ -287,14 +320,48 @@ bool endpoints_remove(struct endpoints *eps, const char *name)
 
 int endpoints_put(struct endpoints *eps, const struct endpoint *e, struct cs_error *err)
 {
-	struct endpoint *old = endpoints_find(eps, e->name);
-
-	if (old) {
-		*old = *e;
-		return 0;
-	}
+	endpoints_remove(eps, e->name);
 	if (eps->n == EP_MAX)
 		return cs_fail(err, CS_EXIT_CONFIG, "already %d endpoints; remove one with cli-sandbox endpoints rm NAME", EP_MAX);
 	eps->e[eps->n++] = *e;
 	return 0;
+}
+
+int endpoints_remove_raw(const char *path, const char *name, bool *found, struct cs_error *err)
+{
+	size_t nlen = strlen(name), used = 0;
+	char *text, *out, *line, *save = NULL;
+	FILE *f = fopen(path, "re");
+	long size;
+	int rc;
+
+	*found = false;
+	if (!f)
+		return cs_fail(err, CS_EXIT_CONFIG, "cannot open %s: %s; check it is a file you can read", path, strerror(errno));
+	if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || size > FILE_MAX || fseek(f, 0, SEEK_SET) != 0) {
+		fclose(f);
+		return cs_fail(err, CS_EXIT_CONFIG, "%s is not a regular file under 1 MiB: move it away and add the endpoints again", path);
+	}
+	text = calloc(1, (size_t)size + 1);
+	out = calloc(1, (size_t)size + 2);
+	if (!text || !out || fread(text, 1, (size_t)size, f) != (size_t)size) {
+		fclose(f);
+		free(text);
+		free(out);
+		return cs_fail(err, CS_EXIT_OSERR, "cannot read %s", path);
+	}
+	fclose(f);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *w = line + strspn(line, " \t");
+
+		if (strncmp(w, name, nlen) == 0 && (w[nlen] == '\0' || blank(w[nlen]) || w[nlen] == '\r')) {
+			*found = true;
+			continue;
+		}
+		used += (size_t)sprintf(out + used, "%s\n", line);
+	}
+	rc = *found ? write_file_atomic(path, out, used, err) : 0;
+	free(text);
+	free(out);
+	return rc;
 }

@@ -96,3 +96,11 @@ bool engine_init_version(const char *engine, const char *image, char *out, size_
 	out[strcspn(out, "\n")] = '\0';
 	return rc == 0 && out[0];
 }
+
+bool engine_running(const char *engine, const char *container)
+{
+	char *argv[] = { (char *)engine, "inspect", "--format", "{{.State.Running}}", (char *)container, NULL };
+	char out[64];
+
+	return spawn_capture(argv, out, sizeof(out), 10000) == 0 && strcmp(out, "true") == 0;
+}

@@ -18,6 +18,8 @@ bool engine_image_id(const char *engine, const char *image, char *out, size_t le
 /* The image's manifest digest (podman's .Digest, docker's first RepoDigest)
  * into out; false when it has none (a docker image never pushed nor pulled). */
 bool engine_image_digest(const char *engine, const char *image, char *out, size_t len);
+/* The container (a name or ID) exists and runs. */
+bool engine_running(const char *engine, const char *container);
 /* The image's init's --version, run with no network (first line); false when it does not run. */
 bool engine_init_version(const char *engine, const char *image, char *out, size_t len);
 

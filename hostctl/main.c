@@ -2,7 +2,6 @@
  * host/cli-sandbox (as wg beside wg-quick).  The script runs the engine;
  * this program owns the endpoints, their probe, the plan and the person's
  * informational commands, all with --json (docs/hostctl.md). */
-#include <curl/curl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,7 +11,8 @@ static const char usage[] =
 	"Usage: cli-sandbox-ctl COMMAND [ARGS] [--json]\n"
 	"  endpoints list|add|use|rm   the named model endpoints (add probes what each speaks)\n"
 	"  plan --cli CLI [...]        the path a CLI's requests take to an endpoint\n"
-	"  status                      the files, the selected endpoint, each CLI's route\n"
+	"  status                      is everything in place to launch against the endpoint?\n"
+	"  models catalog|list|pull|use   an Ollama endpoint's models (pull shows progress)\n"
 	"  version, --version          this program's version and commit, the images' init and digests\n"
 	"  platform                    what this host offers a run (engine, cgroups, namespaces, ...)\n"
 	"  quickstart                  command lines to start with, filled in for this host\n"
@@ -25,13 +25,11 @@ static const struct {
 } commands[] = {
 	{ "endpoints", cmd_endpoints }, { "plan", cmd_plan },           { "status", cmd_status },
 	{ "version", cmd_version },     { "--version", cmd_version },   { "platform", cmd_platform },
-	{ "quickstart", cmd_quickstart }, { "init", cmd_init },
+	{ "quickstart", cmd_quickstart }, { "init", cmd_init },       { "models", cmd_models },
 };
 
 int main(int argc, char **argv)
 {
-	int rc;
-
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
 		fputs(usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
@@ -39,13 +37,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name) != 0)
 			continue;
-		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-			fputs("cli-sandbox-ctl: error: libcurl does not start; reinstall libcurl4\n", stderr);
-			return 71;
-		}
-		rc = commands[i].fn(argc - 1, argv + 1);
-		curl_global_cleanup();
-		return rc;
+		return commands[i].fn(argc - 1, argv + 1);  /* libcurl is loaded by the first request (curl_lazy.c) */
 	}
 	return ctl_usage("unknown command: see cli-sandbox-ctl --help");
 }

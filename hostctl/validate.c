@@ -22,7 +22,7 @@ bool valid_endpoint_name(const char *s, size_t n)
 
 bool valid_model(const char *s, size_t n)
 {
-	return n > 0 && n <= EP_MODEL_MAX && alnum(s[0]) && all_of(s, n, "._:/-");
+	return n > 0 && n <= EP_MODEL_MAX && alnum(s[0]) && all_of(s, n, "._:/@+-");
 }
 
 bool valid_key_env(const char *s, size_t n)

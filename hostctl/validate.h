@@ -17,8 +17,10 @@
 /* Endpoint names: [A-Za-z0-9._-], starting with a letter or digit (the
  * runner's valid_name), at most EP_NAME_MAX bytes. */
 bool valid_endpoint_name(const char *s, size_t n);
-/* Model names: [A-Za-z0-9._:/-], starting with a letter or digit, at most
- * EP_MODEL_MAX bytes: nothing a shell, a JSON string or a URL would read. */
+/* Model names: [A-Za-z0-9._:/@+-], starting with a letter or digit, at most
+ * EP_MODEL_MAX bytes (Ollama's qwen3:8b and hf.co/org/model:Q4_K_M, vLLM's
+ * org/Model-7B, a digest after '@'): nothing a shell or a JSON string would
+ * read. */
 bool valid_model(const char *s, size_t n);
 /* A variable's name: [A-Za-z_][A-Za-z0-9_]*, at most EP_KEY_ENV_MAX. */
 bool valid_key_env(const char *s, size_t n);

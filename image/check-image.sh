@@ -26,6 +26,11 @@ done
 python3 -c 'import venv, ensurepip' || die "python3 venv/ensurepip is missing (python3-venv)"
 
 /usr/local/sbin/cli-sandbox-init --version >/dev/null || die "the init does not run"
+# The pinning resolver (the interactive profile's sidecar) runs: with no option it refuses to
+# start with the contract's 78, which a missing or unlinkable binary would not give.
+rc=0
+/usr/local/sbin/cli-sandbox-resolver >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 78 ] || die "the resolver does not run (status $rc, 78 expected for no option): rebuild the image"
 
 HOME=$(mktemp -d)
 export HOME

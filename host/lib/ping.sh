@@ -1,7 +1,7 @@
 # host/lib/ping.sh: 'ping' (does the model answer, and with a structured tool call, on the
 # shellcheck shell=sh disable=SC2154,SC2034,SC2016,SC2153 # variables (and $NAMES meant literally) set by host/cli-sandbox, which sources this
-# exact path the CLI will use) and 'status' (is everything in place to launch). Sourced by
-# host/cli-sandbox; docs/gateway.md. The checks themselves run in host/lib/ping.mjs, inside
+# exact path the CLI will use) and doctor's backend checks ('status' is cli-sandbox-ctl's).
+# Sourced by host/cli-sandbox; docs/gateway.md. The checks themselves run in host/lib/ping.mjs, inside
 # the sandbox image behind its managed firewall (and inside the gateway's container for the
 # upstream), never from this host.
 
@@ -10,6 +10,8 @@
 ping_sandbox() {
 	CMD=
 	add run --rm -i
+	# The run's limits (pids, memory, CPUs, open files, /tmp), as a run of the CLI gets them.
+	add_limits
 	for _a in ${CLI_SANDBOX_ENGINE_ARGS:-}; do add "$_a"; done
 	[ "$PLAN" != gateway ] || add --network "$GW_NET"
 	add --cap-drop=ALL --cap-add=NET_ADMIN --cap-add=SETUID --cap-add=SETGID --cap-add=SETPCAP
@@ -141,50 +143,6 @@ $(ping_sandbox "$CLI_API" path "$_tools")"
 		fi
 	fi
 	ping_report "$_out" "$_json"
-}
-
-# ---------------------------------------------------------------- status
-status_main() {
-	_json=false
-	for _a in "$@"; do case $_a in --json) _json=true ;; *) die "usage: cli-sandbox status [--json]" ;; esac; done
-	_missing='' _eng=false _reach=false _gwneeded=false _gwrunning=false
-	EP_URL=$(endpoint_url "$endpoint") || die "no endpoint named '$endpoint': see 'cli-sandbox endpoints list'"
-	EP_TYPE=$(ep_get "$endpoint" type)
-	[ -n "$EP_TYPE" ] || _missing="$_missing config"
-	if [ -n "$engine" ] && eng version >/dev/null 2>&1; then _eng=true; else _missing="$_missing engine"; fi
-	run_image
-	if [ "$_eng" = true ] && eng image inspect "$IMG" >/dev/null 2>&1; then _img=true; else _img=false; _missing="$_missing image"; fi
-	_plan=unknown
-	if [ -n "$EP_TYPE" ]; then
-		if (plan_backend "$cli" "$endpoint" "$keep_keys_out") >/dev/null 2>&1; then
-			plan_backend "$cli" "$endpoint" "$keep_keys_out"; _plan=$PLAN
-		else
-			_plan=refused; _missing="$_missing path"
-		fi
-	fi
-	gw_image_name
-	[ "$_plan" != gateway ] || _gwneeded=true
-	_gwimg=false
-	if [ "$_eng" = true ] && eng image inspect "$gw_image" >/dev/null 2>&1; then _gwimg=true; fi
-	[ "$_gwneeded" = false ] || [ "$_gwimg" = true ] || _missing="$_missing gateway-image"
-	if [ "$_eng" = true ] && gw_state "$endpoint"; then _gwrunning=true; fi
-	if [ -f "$conf/gateway/$endpoint" ] && [ "$_gwrunning" = false ]; then _missing="$_missing gateway"; fi
-	if tcp_test "$EP_URL"; then _reach=true; else _missing="$_missing endpoint"; fi
-	_ready=true
-	[ -z "$_missing" ] || _ready=false
-	if [ "$_json" = true ]; then
-		_m=''
-		for _x in $_missing; do _m="${_m:+$_m,}\"$_x\""; done
-		printf '{"ready":%s,"missing":[%s],"cli":"%s","path":"%s","engine":{"name":"%s","answers":%s},"image":{"name":%s,"present":%s},"gateway":{"image":%s,"present":%s,"needed":%s,"running":%s},"endpoint":{"name":%s,"url":%s,"type":%s,"reachable":%s}}\n' \
-			"$_ready" "$_m" "$cli" "$_plan" "$engine" "$_eng" "$(json_str "$IMG")" "$_img" "$(json_str "$gw_image")" "$_gwimg" \
-			"$_gwneeded" "$_gwrunning" "$(json_str "$endpoint")" "$(json_str "$EP_URL")" "$(json_str "${EP_TYPE:-unknown}")" "$_reach"
-	else
-		echo "endpoint $endpoint ($EP_URL, ${EP_TYPE:-no type}): $( [ "$_reach" = true ] && echo reachable || echo 'NOT reachable')"
-		echo "$cli's path: $_plan; engine $engine: $( [ "$_eng" = true ] && echo answers || echo 'does NOT answer'); image $IMG: $( [ "$_img" = true ] && echo present || echo missing)"
-		echo "gateway image $gw_image: $( [ "$_gwimg" = true ] && echo present || echo missing)$( [ "$_gwneeded" = true ] && echo ' (needed)'); running (up): $_gwrunning"
-		if [ "$_ready" = true ]; then echo READY; else echo "NOT READY, missing:$_missing (see 'cli-sandbox doctor')"; fi
-	fi
-	[ "$_ready" = true ]
 }
 
 # ---------------------------------------------------------------- doctor's backend checks

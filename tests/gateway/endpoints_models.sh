@@ -39,7 +39,7 @@ serve all --speaks anthropic,chat,responses
 dead=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 
 $CS endpoints add oll "http://127.0.0.1:$PORT_oll" >"$WORK/out" 2>&1
-t "probe: an Ollama is type ollama, speaks ollama and chat" grep -q 'type ollama, speaks ollama,chat$' "$WORK/out"
+t "probe: an Ollama is type ollama, speaks ollama and chat" grep -q 'type ollama, speaks chat,ollama$' "$WORK/out"
 $CS endpoints add chat "http://127.0.0.1:$PORT_chat/v1" --model m --key-env SOME_KEY >"$WORK/out" 2>&1
 t "probe: a Chat-Completions-only server is type openai, speaks chat" grep -q 'type openai, speaks chat, model m, key from \$SOME_KEY' "$WORK/out"
 $CS endpoints add ant "http://127.0.0.1:$PORT_ant" >"$WORK/out" 2>&1
@@ -52,7 +52,7 @@ te "probe: nothing answering is refused, non-zero, one line with the fix" '[ $rc
 t "... and nothing recorded" sh -c '! grep -q "^dead " "$1"' sh "$CLI_SANDBOX_HOME/endpoints"
 $CS endpoints add x "http://127.0.0.1:$PORT_chat" --type foo >"$WORK/out" 2>&1
 rc=$?
-te "an unknown type: one line with the fix, non-zero" '[ $rc -ne 0 ] && grep -q '\''use --type anthropic, openai or ollama'\'' "$WORK/out"'
+te "an unknown type: one line with the fix, non-zero" '[ $rc -ne 0 ] && grep -q '\''use --type anthropic, openai, ollama or gemini'\'' "$WORK/out"'
 $CS endpoints add x "http://127.0.0.1:$PORT_chat" --key-env 'sk-abc' >"$WORK/out" 2>&1
 rc=$?
 te "a key given instead of a variable name is refused, and not echoed" '[ $rc -ne 0 ] && grep -q '\''give the NAME of the exported variable'\'' "$WORK/out" && ! grep -q sk-abc "$WORK/out"'
@@ -62,7 +62,7 @@ import json, sys
 eps = {e["name"]: e for e in json.load(open(sys.argv[1]))}
 c = eps["chat"]
 assert (c["type"], c["model"], c["key_env"], c["speaks"]) == ("openai", "m", "SOME_KEY", ["chat"]), c
-assert eps["oll"]["speaks"] == ["ollama", "chat"]' "$WORK/out"
+assert eps["oll"]["speaks"] == ["chat", "ollama"]' "$WORK/out"
 printf 'legacy http://192.0.2.9:1\n' >>"$CLI_SANDBOX_HOME/endpoints"
 $CS endpoints list >"$WORK/out"
 t "an old 'NAME URL' line is still listed as it was" grep -qx '  legacy http://192.0.2.9:1' "$WORK/out"
@@ -89,6 +89,36 @@ t "models use of an installed model sets it" grep -q '^oll .* model=llama3.1:8b'
 $CS --endpoint chat models list >"$WORK/out" 2>&1
 rc=$?
 te "models on a non-Ollama endpoint: one line with the fix" '[ $rc -ne 0 ] && grep -q '\''models works with Ollama only'\'' "$WORK/out"'
+$CS models list --json >"$WORK/out"
+t "models list --json: each model, whether it calls tools, the endpoint's" python3 -c '
+import json, sys
+m = {x["name"]: x for x in json.load(open(sys.argv[1]))}
+assert m["qwen3:8b"]["tools"] and not m["gemma:2b"]["tools"] and m["llama3.1:8b"]["selected"], m' "$WORK/out"
+$CS models pull --json llama3.1:8b >"$WORK/out" 2>&1
+t "models pull --json: no progress, one object at the end" python3 -c '
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 1, lines
+o = json.loads(lines[0])
+assert (o["model"], o["pulled"], o["status"], o["error"]) == ("llama3.1:8b", True, "success", None), o' "$WORK/out"
+if command -v script >/dev/null 2>&1; then
+	script -qec "$CS models pull llama3.1:8b" /dev/null </dev/null >"$WORK/out" 2>&1
+	t "models pull on a terminal: one bar redrawn in place, then success" python3 -c '
+import sys
+out = open(sys.argv[1], "rb").read().decode()
+assert "\r" + "pulling " in out and "[############-------------]  50% 2.4 GB of 4.7 GB" in out, repr(out)
+assert out.count("\n") == 5 and out.rstrip().endswith("success"), repr(out)' "$WORK/out"
+else
+	printf '# SKIP models pull on a terminal: script (util-linux) is not installed\n'
+fi
+CLI_SANDBOX_HOME=$WORK/empty $CS models catalog >"$WORK/out" 2>&1
+t "models catalog needs no endpoint" grep -q '^qwen3:8b ' "$WORK/out"
+# A server's model names outside the model rule are never printed nor used (a name holding
+# $(...) would end up in a printed fix); the other names are.
+serve odd --speaks ollama,chat --models 'ok:1,x$(touch${IFS}y)'
+$CS endpoints add odd "http://127.0.0.1:$PORT_odd" >/dev/null 2>&1
+$CS --endpoint odd models list >"$WORK/out" 2>&1
+t "models list: a name outside the rule is left out, the others listed" sh -c 'grep -q "ok:1" "$1" && ! grep -q touch "$1"' sh "$WORK/out"
 
 # run: a missing model stops the run before any engine is asked (an engine that fails loudly).
 mkdir -p "$WORK/bin" "$WORK/ws"
@@ -99,6 +129,40 @@ $CS endpoints add oll2 "http://127.0.0.1:$PORT_oll" --model missing:7b >/dev/nul
 rc=$?
 te "run with a model that is not installed: stops early with the hint" '[ $rc -ne 0 ] && grep -q '\''is not installed on endpoint .oll2.: pull it'\'' "$WORK/out"'
 t "... before the gateway or the sandbox is started" sh -c '! grep -q "run\|network" "$1" 2>/dev/null' sh "$WORK/engine.log"
+# status, with an engine that answers at once and has every image
+printf '#!/bin/sh\ncase $1 in version) echo 5.0.0 ;; image) echo sha256:0 ;; inspect) echo false ;; esac\n' >"$WORK/bin/fake-podman"
+mkdir -p "$WORK/bin2" && cp "$WORK/bin/fake-podman" "$WORK/bin2/podman" && chmod +x "$WORK/bin2/podman"
+(cd "$WORK/ws" && PATH="$WORK/bin2:$PATH" CLI_SANDBOX_ENGINE=podman $CS --endpoint oll status >"$WORK/out" 2>&1)
+rc=$?
+te "status: an Ollama that answers, the engine and images there: READY, exit 0" '[ $rc -eq 0 ] && tail -n 1 "$WORK/out" | grep -qx READY'
+t "... claude's path is the translator (the endpoint lacks Messages), whose gateway image is needed" \
+	grep -q "^claude's path: translator; engine podman: answers" "$WORK/out"
+(cd "$WORK/ws" && PATH="$WORK/bin2:$PATH" CLI_SANDBOX_ENGINE=podman $CS --endpoint dead2 status --json >"$WORK/out" 2>&1)
+rc=$?
+te "status of an unknown endpoint: one line, exit 2" '[ $rc -eq 2 ] && grep -q "no endpoint named .dead2." "$WORK/out"'
+$CS endpoints add dead2 "http://127.0.0.1:$dead" --type anthropic --no-probe >/dev/null 2>&1
+(cd "$WORK/ws" && PATH="$WORK/bin2:$PATH" CLI_SANDBOX_ENGINE=podman $CS --endpoint dead2 --cli codex status --json >"$WORK/out" 2>&1)
+rc=$?
+te "status --json, nothing listening, codex against Messages only: exit 1" '[ $rc -eq 1 ]'
+t "... missing the path and the endpoint, each CLI's route" python3 -c '
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert (o["ready"], o["missing"], o["cli"], o["path"]) == (False, ["path", "endpoint"], "codex", "refused"), o
+assert o["routes"]["claude"] == "broker" and o["endpoint"]["reachable"] is False and o["gateway"]["running"] is False, o' "$WORK/out"
+# libcurl is loaded only by a request: with it hidden (a mount namespace binds /dev/null over
+# it), endpoints list still works and models list stops with one line naming the package, 71.
+lib=$(ldconfig -p 2>/dev/null | awk '$1 == "libcurl.so.4" { print $NF; exit }')
+if [ "$(id -u)" = 0 ] && [ -n "$lib" ] && command -v unshare >/dev/null 2>&1 && unshare -m true 2>/dev/null; then
+	lib=$(readlink -f "$lib")
+	unshare -m sh -c 'mount --bind /dev/null "$1" && shift && "$@" endpoints list' sh "$lib" $CS >"$WORK/out" 2>&1
+	rc=$?
+	te "without libcurl: endpoints list works" '[ $rc -eq 0 ] && grep -q "^\* oll " "$WORK/out"'
+	unshare -m sh -c 'mount --bind /dev/null "$1" && shift && "$@" models list' sh "$lib" $CS >"$WORK/out" 2>&1
+	rc=$?
+	te "... a request stops with one line naming the package, exit 71" '[ $rc -eq 71 ] && [ "$(wc -l <"$WORK/out")" = 1 ] && grep -q "install it (apt-get install libcurl4)" "$WORK/out"'
+else
+	printf '# SKIP without libcurl: needs root, unshare -m and libcurl.so.4 in the linker cache\n'
+fi
 # a key variable that is not set
 (cd "$WORK/ws" && PATH="$WORK/bin:$PATH" CLI_SANDBOX_ENGINE=podman $CS --endpoint chat claude </dev/null >"$WORK/out" 2>&1)
 rc=$?

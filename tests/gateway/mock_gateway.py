@@ -307,7 +307,7 @@ class Handler(BaseHTTPRequestHandler):
     tool_command = None  # scripted mode when set
     dump_dir = None
     dump_count = [0]
-    speaks = ("anthropic", "chat", "responses")
+    speaks = ("anthropic", "chat", "responses", "gemini")
     call_tools = False
     require_key = None
     models = {}  # installed: name -> capabilities list
@@ -472,6 +472,8 @@ class Handler(BaseHTTPRequestHandler):
             self._send_json(200, {"version": "0.13.5"})
         elif path.startswith("/api/"):
             self._not_found()
+        elif path == "/v1beta/models" and "gemini" not in self.speaks:
+            self._not_found()  # Gemini's model list: only a Gemini server has it (the probe counts it)
         elif path.endswith("/models"):
             self._send_json(200, {"object": "list", "data": [
                 {"id": n, "object": "model", "created": 0, "owned_by": "mock"} for n in sorted(self.models)],
@@ -966,8 +968,9 @@ def main(argv=None):
     ap.add_argument("--dump-dir", metavar="DIR",
                     help="write every model request body to DIR/NNN.json")
     ap.add_argument("--log", help="append one line per request (METHOD PATH STATUS) here")
-    ap.add_argument("--speaks", default="anthropic,chat,responses",
-                    help="comma-separated APIs served: anthropic, chat, responses, ollama")
+    ap.add_argument("--speaks", default="anthropic,chat,responses,gemini",
+                    help="comma-separated APIs served: anthropic, chat, responses, ollama, gemini"
+                         " (gemini: GET /v1beta/models answers)")
     ap.add_argument("--call-tools", action="store_true",
                     help="answer a request that offers tools with a call of the first one")
     ap.add_argument("--require-key", metavar="KEY",
@@ -991,7 +994,7 @@ def main(argv=None):
     Handler.dump_dir = args.dump_dir
     speaks = tuple(x for x in args.speaks.split(",") if x)
     for x in speaks:
-        if x not in ("anthropic", "chat", "responses", "ollama"):
+        if x not in ("anthropic", "chat", "responses", "ollama", "gemini"):
             ap.error("--speaks: unknown API %r" % x)
     Handler.speaks = speaks
     Handler.call_tools = args.call_tools

@@ -123,6 +123,7 @@ class Gateway(unittest.TestCase):
         self.assertEqual(self.request("POST", "/v1/other", {})[0], 404)
         self.assertEqual(self.request("HEAD", "/")[0], 200)
         self.assertEqual(json.loads(self.request("GET", "/v1/models")[2])["data"], [])
+        self.assertEqual(self.request("GET", "/v1beta/models")[0], 200)  # the default speaks gemini too
 
     def test_websocket_responses(self):
         sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
@@ -312,6 +313,8 @@ class Ollama(Server):
     def test_speaks_only_what_it_is_told(self):
         self.assertEqual(self.request("POST", "/v1/messages", {"model": "m"})[0], 404)
         self.assertEqual(self.request("POST", "/v1/responses", {"model": "m"})[0], 404)
+        # Gemini's model list only where gemini is spoken (the probe counts it as the Gemini API)
+        self.assertEqual(self.request("GET", "/v1beta/models")[0], 404)
         self.assertEqual(self.request("GET", "/")[2], b"Ollama is running")
 
     def test_tags_show_ps(self):

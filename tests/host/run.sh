@@ -1097,6 +1097,7 @@ t "ping: its sandbox gets the key in the credentials file" grep -qxF ANTHROPIC_A
 t "... mounted read-only where the init reads it" grep -q '/cli-sandbox-credentials.PID/env:/run/cli-sandbox-credentials/env:ro$' "$FAKE_DIR/args"
 t "... no value, nor -e of its name, among the engine's arguments" sh -c "! grep -q sk-gw-host-test-value '$FAKE_DIR/args' && ! grep -qx ANTHROPIC_API_KEY '$FAKE_DIR/args'"
 t "... and the file is gone after" sh -c "[ -z \"\$(ls -A '$RUN')\" ]"
+t "ping's sandbox gets the run's limits (pids, memory, no swap on top, /tmp)" sh -c "grep -qx -- --pids-limit '$FAKE_DIR/args' && grep -qx -- --memory-swap '$FAKE_DIR/args' && grep -q '^/tmp:rw,nosuid,nodev,exec,size=' '$FAKE_DIR/args'"
 
 # ---------------------------------------------------------------- limits
 # The defaults, from this machine: half its memory (at most 8 GiB), all CPUs but one (at least

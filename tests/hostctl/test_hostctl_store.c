@@ -50,7 +50,10 @@ int main(void)
 		{ "a http://x key-env=$(id)\n", "/h/endpoints line 1: bad key-env=" },
 		{ "a http://x speaks=anthropic,,chat\n", "/h/endpoints line 1: bad speaks=" },
 		{ "a http://x type=bogus\n", "/h/endpoints line 1: bad type=" },
-		{ "a http://x run=1\n", "/h/endpoints line 1: unknown KEY=" },
+		{ "a http://x run=$(id)\n", "/h/endpoints line 1: unknown KEY=" },  /* a later key: only plain values are kept */
+		{ "a http://x Run=1\n", "/h/endpoints line 1: unknown KEY=" },
+		{ "a http://x run=1 run=2\n", "/h/endpoints line 1: a KEY= word given twice" },
+		{ "a http://x type=openai abcd=1 type=ollama\n", "/h/endpoints line 1: a KEY= word given twice" },
 		{ "-a http://x\n", "/h/endpoints line 1: bad endpoint name" },
 		{ "a\n", "/h/endpoints line 1: a name without a URL" },
 		{ "a ftp://x\n", "/h/endpoints line 1: bad URL" },
@@ -63,6 +66,10 @@ int main(void)
 		      "bad file %zu stops with the file and line: %s", i, err.msg);
 	}
 	CHECK(endpoints_parse("a http://x\0b", 12, "/f", eps, &err) != 0, "a NUL byte is refused");
+	CHECK(parse("f http://192.0.2.6:1 type=anthropic vendor-x=1 model=m abcd=a,b\n", eps, &err) == 0 &&
+		      strcmp(eps->e[0].extra, "vendor-x=1 abcd=a,b") == 0 && endpoint_format(&eps->e[0], line, sizeof(line)) &&
+		      strcmp(line, "f http://192.0.2.6:1 type=anthropic model=m vendor-x=1 abcd=a,b") == 0,
+	      "a later version's KEY=VALUE words are kept, after the known ones (%s)", line);
 
 	CHECK(valid_model("qwen3:8b", 8) && valid_model("hf.co/org/model-GGUF:Q4_K_M", 27) && !valid_model("-m", 2) &&
 		      !valid_model("a b", 3) && !valid_model("$(x)", 4),
