@@ -17,7 +17,7 @@
 # LIST may also name broker: the key broker's image (docs/broker.md), nginx from Debian,
 # tagged REPOSITORY-broker:TAG (localhost/cli-sandbox-broker:latest); not part of all either.
 #
-# Without --cli (the README's set-up), it builds the default set, all and gateway, and ends
+# Without --cli (the README's set-up), it builds the default set, all, gateway and broker (runs keep keys out through it), and ends
 # with `host/cli-sandbox demo` (docs/host-script.md, "See it work"): claude against a scripted
 # model, showing the sandbox at work; its failure is this script's. CLI_SANDBOX_BUILD_DEMO=0
 # leaves the demo out; an engine that cannot run it is skipped with a line saying why.
@@ -57,7 +57,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "image/build.sh: $*" >&2; exit 1; }
 usage() { die "usage: sh image/build.sh [--cli all,claude,codex,pi,gemini,opencode,gateway,broker] [IMAGE]"; }
 
-clis=all,gateway default_set=true
+clis=all,gateway,broker default_set=true
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cli) [ $# -ge 2 ] || usage; clis=$2 default_set=false; shift 2 ;;

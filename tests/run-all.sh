@@ -185,6 +185,7 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	# issue 21: the gateway's image, then claude and pi through it, codex refused, ping, status
 	step gateway-image env CLI_SANDBOX_ENGINE=podman sh image/build.sh --cli gateway localhost/cli-sandbox:latest
 	step broker sh -c 'CLI_SANDBOX_ENGINE=podman sh image/build.sh --cli broker localhost/cli-sandbox:latest && sh tests/broker/broker.sh'
+	step broker-run env CLI_SANDBOX_TEST_IMAGE_BASE="$test_repo" sh -c 'sh tests/broker/run.sh && KBTEST_ENGINE=docker sh tests/broker/run.sh'
 	step gateway-backends env CLI_SANDBOX_TEST_IMAGE="${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}" \
 		CLI_SANDBOX_GATEWAY_IMAGE=localhost/cli-sandbox-gateway:latest timeout 1200 sh tests/gateway/backends.sh
 	# the same for the CLIs of issue 22: opencode against every endpoint type, gemini refused

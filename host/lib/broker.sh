@@ -101,12 +101,20 @@ broker_config_write() {
 		broker__die "cannot write $dir/broker.conf" || return 1
 }
 
+# As root the key file is the broker's uid's, mode 0400. A person who is not root cannot give
+# it away: it is then 0444, and the caller keeps DIR inside a private (0700) directory of its
+# own (host/lib/keys.sh does), which no other user of this host can enter; the broker reads
+# it through its mount.
 broker_key_write() {
 	[ $# -eq 1 ] || broker__die "usage: broker_key_write DIR < KEY" || return 1
 	(
 		umask 077
-		cat >"$1/key.new" && chown "$BROKER_UID:$BROKER_UID" "$1/key.new" && chmod 0400 "$1/key.new" &&
-			mv "$1/key.new" "$1/key"
+		cat >"$1/key.new" || exit 1
+		if [ "$(id -u)" = 0 ]; then
+			chown "$BROKER_UID:$BROKER_UID" "$1/key.new" && chmod 0400 "$1/key.new"
+		else
+			chmod 0444 "$1/key.new"
+		fi && mv "$1/key.new" "$1/key"
 	) || { rm -f "$1/key.new"; broker__die "cannot write the key to $1/key"; }
 }
 

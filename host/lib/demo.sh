@@ -5,7 +5,7 @@
 # A scripted model (host/lib/demo-model.mjs, node, in a container of the sandbox's own image,
 # as an unprivileged user, on an internal network with no route out) asks the agent for tool
 # calls; the real CLI runs against it through this very script, as a person's run does
-# (endpoint, gateway with --keep-keys-out, firewall, identity, limits), in a temporary
+# (endpoint, the key broker, firewall, identity, limits), in a temporary
 # workspace and home. Then each step is judged by what the model received and by the files,
 # never by the CLI's exit status.
 
@@ -68,13 +68,14 @@ demo_remove() {
 	DEMO_NAME=''
 }
 
-# demo_remove_runs: remove the run's sandbox and gateway (labelled by the demo) when the run
-# left them, and the gateway's network.
+# demo_remove_runs: remove the run's sandbox and key broker (labelled by the demo) when the run
+# left them, and their networks.
 demo_remove_runs() {
 	_ids=$(eng ps -aq --filter "label=io.cli-sandbox.demo=$DEMO_NAME" 2>/dev/null)
 	# shellcheck disable=SC2086 # one id a word
 	[ -z "$_ids" ] || eng rm -f $_ids >/dev/null 2>&1
 	[ -z "${DEMO_RUN_PID:-}" ] || eng network rm "cli-sandbox-gw-run-$DEMO_RUN_PID" >/dev/null 2>&1
+	[ -z "${DEMO_RUN_PID:-}" ] || eng network rm "cli-sandbox-broker-run-$DEMO_RUN_PID" >/dev/null 2>&1
 	return 0
 }
 
@@ -108,8 +109,8 @@ demo_main() {
 	command -v "$engine" >/dev/null 2>&1 || die "$engine is not installed: install it, or choose the other engine with --engine"
 	run_image
 	eng image inspect "$IMG" >/dev/null 2>&1 || die "the image $IMG is not present in $engine: build it with 'sh image/build.sh' (as root)"
-	gw_image_name
-	eng image inspect "$gw_image" >/dev/null 2>&1 || die "the gateway's image $gw_image is not present in $engine: build it with 'sh image/build.sh --cli gateway'"
+	kb_image_name  # the key broker holds the key (host/lib/keys.sh)
+	eng image inspect "$kb_image" >/dev/null 2>&1 || die "the key broker's image $kb_image is not present in $engine: build it with 'sh image/build.sh --cli broker'"
 	[ -f "$libdir/demo-model.mjs" ] || die "$libdir/demo-model.mjs is missing: reinstall cli-sandbox with its lib/ folder"
 	case $libdir in *:*) die "the script's folder '$libdir' contains ':', which the engine's -v option cannot mount" ;; esac
 	_subnet=${CLI_SANDBOX_DEMO_SUBNET:-198.51.100.0/28}
@@ -142,7 +143,7 @@ demo_main() {
 	fi
 	demo_say "cli-sandbox demo: $cli under $engine, in $IMG; folder $DEMO_DIR"
 
-	# The key: yours when exported (it reaches the gateway and the model, never the sandbox),
+	# The key: yours when exported (it reaches the key broker and the model, never the sandbox),
 	# else a throwaway one that stands in for it.
 	_keyvar=ANTHROPIC_API_KEY _keyfrom=yours _keywhat='your key'
 	var_get "$_keyvar"; _key=$VAL
@@ -171,9 +172,9 @@ demo_main() {
 	done
 	demo_say "model: $_mip:$DEMO_PORT on the internal network $DEMO_NAME ($_subnet)"
 
-	# The person's run, through this script: a named endpoint, --keep-keys-out (the gateway
+	# The person's run, through this script: a named endpoint (the key broker
 	# holds the key), a home and a CLI_SANDBOX_HOME in the folder, so nothing of yours is read
-	# or written. The run's sandbox and gateway carry the demo's label, for the clean-up.
+	# or written. The run's sandbox and key broker carry the demo's label, for the clean-up.
 	(
 		HOME=$_home CLI_SANDBOX_HOME=$_home/.config/cli-sandbox
 		export HOME CLI_SANDBOX_HOME
@@ -184,6 +185,9 @@ demo_main() {
 	(
 		HOME=$_home CLI_SANDBOX_HOME=$_home/.config/cli-sandbox
 		CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=$DEMO_NAME CLI_SANDBOX_GATEWAY_SUBNET=$_sbxnet
+		CLI_SANDBOX_BROKER_UPSTREAM_NETWORK=$DEMO_NAME CLI_SANDBOX_BROKER_SUBNET=$_sbxnet
+		export CLI_SANDBOX_BROKER_UPSTREAM_NETWORK CLI_SANDBOX_BROKER_SUBNET
+		unset CLI_SANDBOX_BROKER_NETWORK
 		CLI_SANDBOX_ENGINE_ARGS="${CLI_SANDBOX_ENGINE_ARGS:-} --label io.cli-sandbox.demo=$DEMO_NAME"
 		CLI_SANDBOX_ENGINE=$engine CLI_SANDBOX_IMAGE=$image
 		export HOME CLI_SANDBOX_HOME CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK CLI_SANDBOX_GATEWAY_SUBNET
@@ -231,7 +235,7 @@ demo_judge() {
 	fi
 	# 2. the connections: each failed at once (not the 5 s timeout). A reset ("Connection
 	# refused") is the firewall's, and must be in its block log; "Network is unreachable" is
-	# the kernel's, before any firewall: the gateway's network is internal, with no route out.
+	# the kernel's, before any firewall: the broker's network is internal, with no route out.
 	# The probe, on the sandbox's own network, is routed, so the firewall must be what refuses it.
 	_conn=$(demo_result connect)
 	_ok=true _d=''
@@ -265,7 +269,7 @@ demo_judge() {
 	elif grep -qF -- "$_key" "$DEMO_DIR/model.log" "$DEMO_DIR/cli.out" "$DEMO_DIR/cli.err"; then
 		demo_step no-key false "the value of $_keywhat reached the sandbox or the run's output"
 	else
-		demo_step no-key true "no value of $_keywhat ($_keyvar) in the sandbox's environment (its matching variables: ${_names:-none }; its credential is the gateway's run token)"
+		demo_step no-key true "no value of $_keywhat ($_keyvar) in the sandbox's environment (its matching variables: ${_names:-none }; its credential is the key broker's run token)"
 	fi
 	# 4. identity and capabilities
 	_id=$(demo_result identity)
@@ -312,7 +316,7 @@ EOF
 		if [ -z "$DEMO_FAILED" ]; then
 			echo "  written:      hello.txt in the workspace, owned by uid $_owner"
 			echo "  refused:      203.0.113.10:443, 169.254.169.254:80 and $_probe (on the sandbox's network), at once; the firewall's refusals in its block log"
-			echo "  no key:       the sandbox saw no value of $_keywhat, only the gateway's run token"
+			echo "  no key:       the sandbox saw no value of $_keywhat, only the key broker's run token"
 			echo "  capabilities: none, as uid $_inside"
 			echo "  ruleset:      sha256 $DEMO_DIGEST"
 		else

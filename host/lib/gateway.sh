@@ -272,11 +272,11 @@ gw_print_plan() {
 	_saved=$CMD _upurl=$1
 	gw_image_name
 	gw_secrets_path
-	echo "# the gateway beside the sandbox (claude-code-router; the sandbox reaches only it):"
+	echo "# the translator behind the key broker (claude-code-router; it holds the key, the broker its token):"
 	gw_cmd_net; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
 	gw_cmd_run "$_upurl"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
 	CMD=; add network connect "$GW_NET" "$GW_CT"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
-	echo "# then the sandbox, on $GW_NET, its CLI given the run's token in $CRED_VAR (never the key):"
+	echo "# the router is reachable from the key broker alone, on $GW_NET (the sandbox is not on it):"
 	CMD=$_saved
 }
 

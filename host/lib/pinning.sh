@@ -70,7 +70,7 @@ pin_cmd() {
 	# No --rm: when it stops at once, its log says why; the run's end removes it (pin_cleanup).
 	add run -d --name "$PIN_CT" --stop-signal=KILL
 	for _a in $PIN_WORDS; do add "$_a"; done
-	[ "$PLAN" != gateway ] || add --network "$GW_NET"
+	pin_network_words
 	add --cap-drop=ALL --cap-add=NET_ADMIN --cap-add=NET_BIND_SERVICE --cap-add=SETUID --cap-add=SETGID --cap-add=SETPCAP
 	add --security-opt=no-new-privileges --read-only --user 0:0 --memory 64m --memory-swap 64m --pids-limit 16
 	add --entrypoint /usr/local/sbin/cli-sandbox-resolver
@@ -81,12 +81,23 @@ pin_cmd() {
 	add "$IMG" --names-for "$PIN_CMD"
 }
 
+# pin_network_words: the run's network, where it has its own: the key broker's (host/lib/keys.sh;
+# a translation's router sits behind it), else the gateway's. With pinning the resolver's
+# container owns the namespace, so it is the one on that network.
+pin_network_words() {
+	if [ "${KB:-false}" = true ]; then
+		add --network "$KB_NET"
+	elif [ "$PLAN" = gateway ]; then
+		add --network "$GW_NET"
+	fi
+}
+
 # pin_sandbox_words: the sandbox's own words (after the limits); with pinning, it joins the
 # resolver's namespace and gets its resolv.conf and the init's two variables.
 pin_sandbox_words() {
 	for _a in $SB_WORDS; do add "$_a"; done
 	if [ "$PIN" = false ]; then
-		[ "$PLAN" != gateway ] || add --network "$GW_NET"
+		pin_network_words
 		return 0
 	fi
 	_saved=$CMD

@@ -37,7 +37,7 @@ IMAGE=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:latest}
 GWIMAGE=${CLI_SANDBOX_GATEWAY_IMAGE:-localhost/cli-sandbox-gateway:latest}
 PYIMAGE=${CLI_SANDBOX_PYTHON_IMAGE:-localhost/cli-sandbox-python:test}
 LIMITS="--runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1000:1000"
-UPNET=cli-sandbox-gw-test-up-$$ SBNET=cli-sandbox-gw-test-sb-$$
+UPNET=cli-sandbox-gw-test-up-$$ SBNET=cli-sandbox-gw-test-sb-$$ BRNET=cli-sandbox-gw-test-br-$$
 MOCK=cli-sandbox-gw-test-mock-$$ OLL=cli-sandbox-gw-test-oll-$$
 ANT=cli-sandbox-gw-test-ant-$$ OLC=cli-sandbox-gw-test-olc-$$ OLR=cli-sandbox-gw-test-olr-$$ PEER=cli-sandbox-gw-test-peer-$$
 WORK=$(mktemp -d /tmp/cli-sandbox-gw-test.XXXXXX)
@@ -45,10 +45,11 @@ chmod 755 "$WORK"
 
 cleanup() {
 	# one at a time: podman refuses a whole list when one name is missing
-	for c in "$MOCK" "$OLL" "$ANT" "$OLC" "$OLR" "$PEER" cli-sandbox-gw-oll $(podman ps -aq --filter "network=$SBNET" 2>/dev/null); do
+	for c in "$MOCK" "$OLL" "$ANT" "$OLC" "$OLR" "$PEER" cli-sandbox-gw-oll $(podman ps -aq --filter "network=$SBNET" 2>/dev/null) \
+		$(podman ps -aq --filter "network=$BRNET" 2>/dev/null); do
 		podman rm -f "$c" >/dev/null 2>&1
 	done
-	for n in "$SBNET" "$UPNET"; do podman network rm "$n" >/dev/null 2>&1; done
+	for n in "$BRNET" "$SBNET" "$UPNET"; do podman network rm "$n" >/dev/null 2>&1; done
 	[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -66,6 +67,9 @@ export CLI_SANDBOX_GATEWAY_IMAGE=$GWIMAGE CLI_SANDBOX_ENGINE_ARGS=$LIMITS
 export CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=$UPNET CLI_SANDBOX_GATEWAY_NETWORK=$SBNET
 UPSUB=${GWTEST_UP_SUBNET:-198.51.100.96/27}
 export CLI_SANDBOX_GATEWAY_SUBNET=${GWTEST_SB_SUBNET:-198.51.100.64/27}
+# The key broker's network, the sandbox's own (issue 32: keys out by default): the router, where
+# one translates, is on SBNET behind the broker, which the sandbox is not on.
+export CLI_SANDBOX_BROKER_NETWORK=$BRNET CLI_SANDBOX_BROKER_SUBNET=${GWTEST_BR_SUBNET:-198.51.100.48/28}
 # the upstream's network address + N
 up_ip() { _a=${UPSUB%/*}; echo "${_a%.*}.$((${_a##*.} + $1))"; }
 IP_MOCK=$(up_ip 2) IP_OLL=$(up_ip 3) IP_ANT=$(up_ip 4) IP_OLC=$(up_ip 5) IP_OLR=$(up_ip 6)
@@ -118,11 +122,12 @@ $CS endpoints add oll-text "http://$IP_OLL:11434" --type ollama --model gemma:2b
 t() { _d=$1; shift; if "$@"; then t_pass "$_d"; else t_fail "$_d"; fi; }
 te() { _d=$1; shift; if eval "$*"; then t_pass "$_d"; else t_fail "$_d"; fi; }
 not_exists() { ! podman network exists "$1"; }
-leftovers() { podman ps -a --format '{{.Names}}' | grep -c -e '^cli-sandbox-gw-run-' -e '^cli-sandbox-gw-ping-'; }
+leftovers() { podman ps -a --format '{{.Names}}' | grep -c -e '^cli-sandbox-gw-run-' -e '^cli-sandbox-gw-ping-' -e '^cli-sandbox-broker-run-'; }
 
-# agent CLI ENDPOINT LOG PATH [OPTION]: one run in the background (PATH gateway or direct);
-# while the tool sleeps, inspect the sandbox. A direct run's sandbox is put on the upstream's
-# network (what a person's default network is to their server).
+# agent CLI ENDPOINT LOG PATH [OPTION]: one run in the background (PATH gateway: broker and
+# router; broker: the key broker alone; direct: no key, the endpoint itself); while the tool
+# sleeps, inspect the sandbox. A direct run's sandbox is put on the upstream's network (what a
+# person's default network is to their server); the others are on the broker's alone.
 agent() {
 	cli=$1 ep=$2 lname=$3 log=$WORK/log/$3.log path=$4 opt=${5:-}
 	what="$cli x $ep ($path${opt:+ $opt})"
@@ -133,8 +138,8 @@ agent() {
 	codex) set -- exec --skip-git-repo-check "run the command" ;;
 	*) set -- -p "run the command" ;;
 	esac
-	net=$SBNET extra=$LIMITS
-	[ "$path" = gateway ] || { net=$UPNET extra="$LIMITS --network $UPNET"; }
+	net=$BRNET extra=$LIMITS
+	[ "$path" != direct ] || { net=$UPNET extra="$LIMITS --network $UPNET"; }
 	(cd "$ws" && CLI_SANDBOX_ENGINE_ARGS=$extra timeout 240 $CS --endpoint "$ep" $opt "$cli" -- "$@" </dev/null >"$WORK/run.out" 2>&1) &
 	run=$!
 	i=0
@@ -144,13 +149,15 @@ agent() {
 	case $IMAGE in *:latest) podman image exists "${IMAGE%:latest}:$cli" && img=${IMAGE%:latest}:$cli ;; esac
 	sb=$(podman ps -q --filter "network=$net" --filter "ancestor=$(podman image inspect -f '{{.Id}}' "$img")" | head -n 1)
 	gw=$(podman ps -q --filter "network=$SBNET" --filter label=io.cli-sandbox.role=gateway | head -n 1)
+	br=$(podman ps -q --filter "network=$BRNET" --filter label=io.cli-sandbox.role=broker | head -n 1)
+	sbnets=$([ -z "$sb" ] || podman inspect -f '{{range $k, $v := .NetworkSettings.Networks}}{{$k}} {{end}}' "$sb")
 	# A direct run has nothing more to inspect: codex's exec tool hands back what a command
 	# printed within about 10 s, so it must not wait.
-	[ "$path" = gateway ] || touch "$ws/inspected"
+	[ "$path" != direct ] || touch "$ws/inspected"
 	env_hits=x file_hits=x tok_hits=x refused=x gw_inspect_hits=x secrets_left=x
 	if [ -n "$sb" ]; then
 		env_hits=$(podman exec --privileged -u 0 "$sb" sh -c 'for f in /proc/[0-9]*/environ; do tr "\0" "\n" <"$f"; done 2>/dev/null' | grep -cF "$KEY")
-		tok_hits=$(podman exec --privileged -u 0 "$sb" sh -c 'for f in /proc/[0-9]*/environ; do tr "\0" "\n" <"$f"; done 2>/dev/null' | grep -c '^ANTHROPIC_API_KEY=[0-9a-f]\{32\}$')
+		tok_hits=$(podman exec --privileged -u 0 "$sb" sh -c 'for f in /proc/[0-9]*/environ; do tr "\0" "\n" <"$f"; done 2>/dev/null' | grep -c '^\(ANTHROPIC_API_KEY\|CODEX_API_KEY\)=csbt_[0-9a-f]\{64\}$')
 		file_hits=$(podman exec --privileged -u 0 "$sb" sh -c 'grep -rlF "$0" /home/node /workspace /tmp 2>/dev/null | wc -l' "$KEY")
 	fi
 	if [ -n "$gw" ]; then
@@ -168,11 +175,16 @@ agent() {
 	if [ "$lname" != olc ] && [ "$lname" != olr ]; then  # the two Ollamas take no key
 		t "$what: the upstream saw the key" sh -c 'grep "^HEADERS" "$1" | grep -qF "$2"' sh "$log" "$KEY"
 	fi
-	if [ "$path" = gateway ]; then
-		t "$what: the gateway ran beside it" [ -n "$gw" ]
+	if [ "$path" != direct ]; then
+		t "$what: the key broker ran beside it" [ -n "$br" ]
+		t "$what: the sandbox is on the broker's network alone" [ "$sbnets" = "$BRNET " ]
 		t "$what: no process in the sandbox has the key in its environment" [ "$env_hits" = 0 ]
 		te "$what: the CLI has the run's token instead" '[ "$tok_hits" != 0 ] && [ "$tok_hits" != x ]'
 		t "$what: no file under its home, /workspace or /tmp holds the key" [ "$file_hits" = 0 ]
+		t "$what: the broker's network is removed after the run" not_exists "$BRNET"
+	fi
+	if [ "$path" = gateway ]; then
+		t "$what: the gateway ran beside it" [ -n "$gw" ]
 		t "$what: a request to the gateway without the run's token is refused (401)" [ "$refused" = 401 ]
 		t "$what: the key is not in the gateway's inspect (no -e of its value)" [ "$gw_inspect_hits" = 0 ]
 		t "$what: the gateway's secrets file is gone once it answers" [ "$secrets_left" = 0 ]
@@ -186,14 +198,14 @@ agent claude up1 up gateway
 agent pi up1 up gateway
 agent claude olc olc gateway
 agent pi olc olc gateway
-agent claude ant ant direct
-agent pi ant ant direct
-agent codex ant ant direct
-agent claude ant ant gateway --keep-keys-out
+agent claude ant ant broker
+agent pi ant ant broker
+agent codex ant ant broker
+agent claude ant ant broker --keep-keys-out
 # An OpenAI endpoint with Responses too: claude through the gateway (Chat Completions up),
 # codex direct; a recent Ollama with Responses: codex direct, claude through the gateway.
 agent claude oai ant gateway
-agent codex oai ant direct
+agent codex oai ant broker
 # ... with the person's own OpenAI key in the shell: it must not go to a server that takes none.
 export OPENAI_API_KEY="$KEY"
 agent codex olr olr direct

@@ -4,7 +4,10 @@
 # (tests/gateway/mock_gateway.py) in one container on an internal test network, host/cli-sandbox
 # run as a person runs it (the key exported in the shell, nothing passed through engine
 # arguments but this machine's runc and limits). The sibling of tests/gateway/backends.sh
-# (claude, pi, codex).
+# (claude, pi, codex). Since issue 32 (keys out by default), every keyed run goes through the key
+# broker (the sandbox on its network alone, 198.51.100.200/29, the CLI with the run's token);
+# --keep-keys-out changes nothing for a run, and no router runs for opencode. Below, "directly"
+# means direct to the endpoint's API, through the broker where the endpoint takes a key.
 #
 #   - opencode against each endpoint type, directly (its own provider in
 #     OPENCODE_CONFIG_CONTENT): an Anthropic provider (Messages), a Chat-Completions-only
@@ -41,17 +44,18 @@ IMAGE=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:opencode}
 GWIMAGE=${CLI_SANDBOX_GATEWAY_IMAGE:-localhost/cli-sandbox-gateway:latest}
 PYIMAGE=${CLI_SANDBOX_PYTHON_IMAGE:-localhost/cli-sandbox-python:test}
 LIMITS="--runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1000:1000"
-UPNET=cli-sandbox-gwclis-up-$$ SBNET=cli-sandbox-gwclis-sb-$$ MOCK=cli-sandbox-gwclis-mock-$$
+UPNET=cli-sandbox-gwclis-up-$$ SBNET=cli-sandbox-gwclis-sb-$$ MOCK=cli-sandbox-gwclis-mock-$$ BRNET=cli-sandbox-gwclis-br-$$
 MOCKIP=198.51.100.178
 WORK=$(mktemp -d /tmp/cli-sandbox-gwclis-test.XXXXXX)
 chmod 755 "$WORK"
 XDG=$WORK/xdg
 
 cleanup() {
-	for c in "$MOCK" $(podman ps -aq --filter "network=$SBNET" 2>/dev/null) $(podman ps -aq --filter "network=$UPNET" 2>/dev/null); do
+	for c in "$MOCK" $(podman ps -aq --filter "network=$SBNET" 2>/dev/null) $(podman ps -aq --filter "network=$UPNET" 2>/dev/null) \
+		$(podman ps -aq --filter "network=$BRNET" 2>/dev/null); do
 		podman rm -f "$c" >/dev/null 2>&1
 	done
-	for n in "$SBNET" "$UPNET"; do podman network rm "$n" >/dev/null 2>&1; done
+	for n in "$BRNET" "$SBNET" "$UPNET"; do podman network rm "$n" >/dev/null 2>&1; done
 	umount "$XDG" 2>/dev/null
 	[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
 }
@@ -73,6 +77,10 @@ export CLI_SANDBOX_HOME=$WORK/conf CLI_SANDBOX_ENGINE=podman CLI_SANDBOX_IMAGE=$
 export CLI_SANDBOX_GATEWAY_IMAGE=$GWIMAGE CLI_SANDBOX_ENGINE_ARGS=$LIMITS
 export CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=$UPNET CLI_SANDBOX_GATEWAY_NETWORK=$SBNET
 export CLI_SANDBOX_GATEWAY_SUBNET=198.51.100.184/29
+# Keys out by default (issue 32): a keyed endpoint is reached through the key broker, the
+# sandbox on its network alone (198.51.100.200/29); opencode speaks every API itself, so no
+# router runs for it.
+export CLI_SANDBOX_BROKER_NETWORK=$BRNET CLI_SANDBOX_BROKER_SUBNET=198.51.100.200/29
 HOME=$WORK/home && mkdir -p "$HOME" && export HOME
 CS="sh $ROOT/host/cli-sandbox"
 mkdir -p "$WORK/log" && chmod 777 "$WORK/log"
@@ -102,7 +110,7 @@ $CS endpoints add oll http://$MOCKIP:11434 --type ollama --model mock-model --no
 t() { _d=$1; shift; if "$@"; then t_pass "$_d"; else t_fail "$_d"; fi; }
 te() { _d=$1; shift; if eval "$*"; then t_pass "$_d"; else t_fail "$_d"; fi; }
 not_exists() { ! podman network exists "$1"; }
-leftovers() { podman ps -a --format '{{.Names}}' | grep -c -e '^cli-sandbox-gw-run-'; }
+leftovers() { podman ps -a --format '{{.Names}}' | grep -c -e '^cli-sandbox-gw-run-' -e '^cli-sandbox-broker-run-'; }
 xdg_empty() { [ -z "$(ls -A "$XDG")" ]; }
 # host_cmdlines_with_key: command lines on this host that hold the key, the mock's own aside
 # shellcheck disable=SC2009 # every process's command line, not a name
@@ -110,8 +118,8 @@ host_cmdlines_with_key() { ps -eo args | grep -F "$KEY" | grep -cv -e mock_gatew
 mock_up() { podman exec "$MOCK" python3 -c 'import socket; [socket.create_connection(("127.0.0.1", p), 2).close() for p in (8080, 8081, 8082, 11434)]' 2>/dev/null; }
 i=0; while ! mock_up && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
 
-# agent ENDPOINT LOG PATH API KEYVAR [OPTION]: one opencode run in the background (PATH gateway
-# or direct; API the upstream's wire format in the mock's TOOL_CALL line; KEYVAR the variable
+# agent ENDPOINT LOG PATH API KEYVAR [OPTION]: one opencode run in the background (PATH broker:
+# the key broker holds the key, KEYVAR holds the run's token; or direct; API the upstream's wire format in the mock's TOOL_CALL line; KEYVAR the variable
 # that holds the key in the sandbox on a direct path, '-' none); while the tool sleeps, inspect
 # the sandbox. A direct run's sandbox is put on the upstreams' network (what a person's
 # default network is to their server).
@@ -121,14 +129,15 @@ agent() {
 	ws=$WORK/ws-$ep$opt
 	mkdir -p "$ws" && chown 1000:1000 "$ws"
 	: >"$log"
-	net=$SBNET extra=$LIMITS
-	[ "$path" = gateway ] || { net=$UPNET extra="$LIMITS --network $UPNET"; }
+	net=$BRNET extra=$LIMITS
+	[ "$path" = broker ] || { net=$UPNET extra="$LIMITS --network $UPNET"; }
 	(cd "$ws" && CLI_SANDBOX_ENGINE_ARGS=$extra timeout 240 $CS --endpoint "$ep" $opt opencode -- run "run the command" </dev/null >"$WORK/run.out" 2>&1) &
 	run=$!
 	i=0
 	while [ ! -s "$ws/uid" ] && [ $i -lt 1200 ] && kill -0 $run 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 	sb=$(podman ps -q --filter "network=$net" --filter "ancestor=$(podman image inspect -f '{{.Id}}' "$IMAGE")" | head -n 1)
-	gw=$(podman ps -q --filter "network=$SBNET" --filter label=io.cli-sandbox.role=gateway | head -n 1)
+	br=$(podman ps -q --filter "network=$BRNET" --filter label=io.cli-sandbox.role=broker | head -n 1)
+	sbnets=$([ -z "$sb" ] || podman inspect -f '{{range $k, $v := .NetworkSettings.Networks}}{{$k}} {{end}}' "$sb")
 	env_hits=x other_hits=x tok_hits=x file_hits=x inspect_hits=x keyvars=x refused=x config=no
 	cmd_hits=$(host_cmdlines_with_key)
 	if [ -n "$sb" ]; then
@@ -136,14 +145,10 @@ agent() {
 		env_hits=$(grep -cF "$KEY" "$WORK/environ")
 		other_hits=$(grep -F "$KEY" "$WORK/environ" | grep -cv "^$keyvar=")
 		keyvars=$(grep -c '_API_KEY=' "$WORK/environ")
-		tok_hits=$(grep -c '^ANTHROPIC_API_KEY=[0-9a-f]\{32\}$' "$WORK/environ")
+		tok_hits=$(grep -c "^$keyvar=csbt_[0-9a-f]\{64\}\$" "$WORK/environ")
 		file_hits=$(podman exec --privileged -u 0 "$sb" sh -c 'grep -rlF "$0" /home/node /workspace /tmp 2>/dev/null | wc -l' "$KEY")
 		inspect_hits=$(podman inspect "$sb" | grep -cF "$KEY")
 		grep -q '^OPENCODE_CONFIG_CONTENT=.*"cli-sandbox/mock-model"' "$WORK/environ" && config=yes || config=no
-	fi
-	if [ -n "$gw" ]; then
-		gwip=$(podman inspect -f "{{(index .NetworkSettings.Networks \"$SBNET\").IPAddress}}" "$gw")
-		refused=$(tokenless_status "$SBNET" "$gwip")
 	fi
 	touch "$ws/inspected"
 	wait $run
@@ -152,36 +157,33 @@ agent() {
 	t "$what: /workspace written as uid 1000" [ "$(cat "$ws/uid" 2>/dev/null)" = 1000 ]
 	t "$what: the tool call went out in the $api API" grep -q "^TOOL_CALL $api " "$log"
 	t "$what: the tool result reached the model" grep -q '^TOOL_RESULT .*uid=1000' "$log"
-	if [ "$keyvar" != - ] || [ "$path" = gateway ]; then
+	if [ "$keyvar" != - ]; then
 		t "$what: the upstream saw the key" sh -c 'grep "^HEADERS" "$1" | grep -qF "$2"' sh "$log" "$KEY"
 	fi
 	t "$what: the key is not in the sandbox's inspect output" [ "$inspect_hits" = 0 ]
 	t "$what: the key is in no command line on this host" [ "$cmd_hits" = 0 ]
 	t "$what: no file under its home, /workspace or /tmp holds the key" [ "$file_hits" = 0 ]
-	if [ "$path" = gateway ]; then
-		t "$what: the gateway ran beside it" [ -n "$gw" ]
+	if [ "$path" = broker ]; then
+		t "$what: the key broker ran beside it" [ -n "$br" ]
+		t "$what: the sandbox is on the broker's network alone" [ "$sbnets" = "$BRNET " ]
 		t "$what: no process in the sandbox has the key in its environment" [ "$env_hits" = 0 ]
-		te "$what: the CLI has the run's token instead" '[ "$tok_hits" != 0 ] && [ "$tok_hits" != x ]'
-		t "$what: a request to the gateway without the run's token is refused (401)" [ "$refused" = 401 ]
-		t "$what: the sandbox's network is removed after the run" not_exists "$SBNET"
-	elif [ "$keyvar" = - ]; then
-		t "$what: no key variable at all in the sandbox (the endpoint needs none)" [ "$keyvars" = 0 ]
+		te "$what: the CLI has the run's token in $keyvar instead" '[ "$tok_hits" != 0 ] && [ "$tok_hits" != x ]'
+		t "$what: the broker's network is removed after the run" not_exists "$BRNET"
 	else
-		te "$what: the key is in the CLI's environment as $keyvar" '[ "$env_hits" != 0 ] && [ "$env_hits" != x ]'
-		t "$what: ... and in no other variable" [ "$other_hits" = 0 ]
+		t "$what: no key variable at all in the sandbox (the endpoint needs none)" [ "$keyvars" = 0 ]
 	fi
 	t "$what: the credentials file is removed after the run" xdg_empty
 	t "$what: nothing left running after the run" [ "$(leftovers)" = 0 ]
 	sed 's/^/#   /' "$WORK/run.out" | tail -n 3
 }
 
-agent ant prov direct anthropic ANTHROPIC_API_KEY
-agent chat chat direct chat OPENAI_API_KEY
-agent oai prov direct chat OPENAI_API_KEY
-agent resp resp direct responses OPENAI_API_KEY
+agent ant prov broker anthropic ANTHROPIC_API_KEY
+agent chat chat broker chat OPENAI_API_KEY
+agent oai prov broker chat OPENAI_API_KEY
+agent resp resp broker responses OPENAI_API_KEY
 agent oll oll direct chat -
-agent chat chat gateway chat - --keep-keys-out
-agent ant prov gateway anthropic - --keep-keys-out
+# --keep-keys-out: the default now, the same path
+agent chat chat broker chat OPENAI_API_KEY --keep-keys-out
 
 # ping on opencode's path: direct to the Chat Completions upstream (its sandbox on the
 # upstream's network, as a direct run's), and through the gateway; gemini refused with the reason.
@@ -208,12 +210,12 @@ for a in "ant" "chat --keep-keys-out"; do
 	te "... does not hold the key" '! grep -qF "$KEY" "$WORK/dry.out"'
 	te "... started nothing, made no credentials file" '[ "$(leftovers)" = 0 ] && ! podman network exists "$SBNET" && xdg_empty'
 done
-# --keep-keys-out against a Responses-only server: no gateway path, refused before start.
-# (From a workspace that a run would take: the plan is the only reason to refuse.)
+# --keep-keys-out against a Responses-only server: once refused (no gateway path), now the key
+# broker's path like every keyed one (a dry run).
 mkdir -p "$WORK/ws-refused"
-(cd "$WORK/ws-refused" && $CS --endpoint resp --keep-keys-out opencode -- run hi </dev/null >"$WORK/oc-refused.out" 2>&1)
+(cd "$WORK/ws-refused" && $CS --endpoint resp --keep-keys-out --dry-run opencode -- run hi </dev/null >"$WORK/oc-refused.out" 2>&1)
 rc=$?
-te "opencode --keep-keys-out against a Responses-only endpoint: refused, naming what works" '[ $rc -ne 0 ] && grep -q "run opencode without it" "$WORK/oc-refused.out"'
+te "opencode --keep-keys-out against a Responses-only endpoint: through the key broker (a dry run)" '[ $rc -eq 0 ] && grep -q "^# the key broker beside the sandbox" "$WORK/oc-refused.out" && grep -q "OPENAI_API_KEY = RUN-TOKEN" "$WORK/oc-refused.out"'
 
 # gemini: no endpoint type speaks the Gemini API, and the gateway does not take it inbound.
 # A logging podman first in PATH records every engine command the host script runs.
@@ -242,7 +244,8 @@ t "the logging podman records the host script's engine commands" grep -q '^image
 # What the refusal names works: gemini with --managed URL (the URL as is, its key from the shell).
 (cd "$WORK/ws-refused" && GEMINI_API_KEY=$KEY $CS --managed "http://$MOCKIP:8081" --dry-run gemini >"$WORK/gemini-managed.out" 2>&1)
 rc=$?
-te "gemini --managed URL is planned (exit 0), the key not in its dry-run" '[ $rc -eq 0 ] && grep -q "TASK_AGENT_MODEL_BASE_URL=http://$MOCKIP:8081" "$WORK/gemini-managed.out" && ! grep -qF "$KEY" "$WORK/gemini-managed.out"'
+# (its key exported: through the key broker, whose upstream is the URL; issue 32)
+te "gemini --managed URL is planned (exit 0), through the key broker, the key not in its dry-run" '[ $rc -eq 0 ] && grep -q "TASK_AGENT_MODEL_BASE_URL=http://<broker-ip>:8080" "$WORK/gemini-managed.out" && grep -qF "gemini API, upstream http://$MOCKIP:8081," "$WORK/gemini-managed.out" && ! grep -qF "$KEY" "$WORK/gemini-managed.out"'
 (cd "$WORK/ws-refused" && $CS --endpoint oll --dry-run gemini >"$WORK/gemini-dry.out" 2>&1)
 rc=$?
 te "gemini --dry-run is refused the same way" '[ $rc -ne 0 ] && grep -q "gemini speaks only" "$WORK/gemini-dry.out"'

@@ -5,6 +5,8 @@
 # runs it: CLI_SANDBOX_ENGINE names the engine, the key is exported in the shell only, and
 # nothing goes through engine arguments but the test's networks (and podman's runc/rlimits).
 #
+# Since issue 32 (keys out by default) the gateway runs behind the key broker: the sandbox is on
+# the broker's network alone (BRNET, 198.51.100.176/29), the router on SBNET with the broker.
 #   - claude against a Chat-Completions-only mock through the gateway: the model's tool call
 #     runs, /workspace is written as the sandbox user (uid 1000: the person is root), the tool
 #     result reaches the upstream, the upstream saw the key; while the tool runs: no process
@@ -42,7 +44,8 @@ ENGINE=${GWTEST_ENGINE:-docker}
 IMAGE=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:claude}
 GWIMAGE=${CLI_SANDBOX_GATEWAY_IMAGE:-localhost/cli-sandbox-gateway:latest}
 TAG=gwops$$
-UPNET=cli-sandbox-gwops-up-$$ SBNET=cli-sandbox-gwops-sb-$$
+UPNET=cli-sandbox-gwops-up-$$ SBNET=cli-sandbox-gwops-sb-$$ BRNET=cli-sandbox-gwops-br-$$
+BIMAGE=${CLI_SANDBOX_BROKER_IMAGE:-localhost/cli-sandbox-broker:latest}
 WORK=$(mktemp -d /tmp/cli-sandbox-gwops.XXXXXX)
 chmod 755 "$WORK"
 E=''
@@ -55,10 +58,10 @@ esac
 cleanup() {
 	# only what this test made: its mocks, and whatever is on its networks; one at a time
 	for c in $("$E" ps -aq --filter "name=$TAG" 2>/dev/null) $("$E" ps -aq --filter "network=$UPNET" 2>/dev/null) \
-		$("$E" ps -aq --filter "network=$SBNET" 2>/dev/null); do
+		$("$E" ps -aq --filter "network=$SBNET" 2>/dev/null) $("$E" ps -aq --filter "network=$BRNET" 2>/dev/null); do
 		"$E" rm -f "$c" >/dev/null 2>&1
 	done
-	for n in "$SBNET" "$UPNET"; do "$E" network rm "$n" >/dev/null 2>&1; done
+	for n in "$BRNET" "$SBNET" "$UPNET"; do "$E" network rm "$n" >/dev/null 2>&1; done
 	[ "$ENGINE" != docker ] || dockerd_stop
 	[ -z "${XDG_RUNTIME_DIR:-}" ] || case $XDG_RUNTIME_DIR in /dev/shm/cs-gwops.*) rm -rf "$XDG_RUNTIME_DIR" ;; esac
 	[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
@@ -69,11 +72,12 @@ trap 'exit 130' INT TERM
 [ "$(id -u)" -eq 0 ] || { echo "Bail out! run as root"; exit 1; }
 podman image exists "$IMAGE" || { echo "Bail out! no image $IMAGE (image/build.sh --cli claude)"; exit 1; }
 podman image exists "$GWIMAGE" || { echo "Bail out! no gateway image $GWIMAGE (image/build.sh --cli gateway)"; exit 1; }
+podman image exists "$BIMAGE" || { echo "Bail out! no key broker image $BIMAGE (image/build.sh --cli broker)"; exit 1; }
 mkdir -p "$WORK/bin"
 if [ "$ENGINE" = docker ]; then
 	dockerd_start || { echo "Bail out! the test dockerd did not start"; exit 1; }
 	echo "# $("$DOCKER" version --format 'dockerd {{.Server.Version}}, client {{.Client.Version}}')"
-	{ dockerd_load "$IMAGE" && dockerd_load "$GWIMAGE"; } || { echo "Bail out! cannot load the images into dockerd"; exit 1; }
+	{ dockerd_load "$IMAGE" && dockerd_load "$GWIMAGE" && dockerd_load "$BIMAGE"; } || { echo "Bail out! cannot load the images into dockerd"; exit 1; }
 	# the person's docker: Debian's client, which matches the daemon
 	ln -s "$DOCKER" "$WORK/bin/docker"
 fi
@@ -85,6 +89,9 @@ export CLI_SANDBOX_HOME=$WORK/conf CLI_SANDBOX_ENGINE=$ENGINE CLI_SANDBOX_IMAGE=
 export CLI_SANDBOX_GATEWAY_IMAGE=$GWIMAGE CLI_SANDBOX_ENGINE_ARGS=$LIMITS
 export CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=$UPNET CLI_SANDBOX_GATEWAY_NETWORK=$SBNET
 export CLI_SANDBOX_GATEWAY_SUBNET=198.51.100.168/29
+# Keys out (issue 32): the sandbox is on the key broker's network alone; the router on SBNET,
+# behind the broker.
+export CLI_SANDBOX_BROKER_IMAGE=$BIMAGE CLI_SANDBOX_BROKER_NETWORK=$BRNET CLI_SANDBOX_BROKER_SUBNET=198.51.100.176/29
 # The person's memory-backed runtime directory, where the credentials files go.
 XDG_RUNTIME_DIR=$(mktemp -d /dev/shm/cs-gwops.XXXXXX) && export XDG_RUNTIME_DIR
 HOME=$WORK/home && mkdir -p "$HOME" && export HOME
@@ -111,7 +118,7 @@ $CS endpoints add gwo-ant http://198.51.100.163:8081 --type anthropic --speaks a
 # t DESCRIPTION COMMAND...: one check; te DESCRIPTION 'SHELL EXPRESSION': one check of a compound.
 t() { _d=$1; shift; if "$@"; then t_pass "$_d"; else t_fail "$_d"; fi; }
 te() { _d=$1; shift; if eval "$*"; then t_pass "$_d"; else t_fail "$_d"; fi; }
-leftovers() { "$E" ps -a --filter "network=$UPNET" --format '{{.Names}}' | grep -c -e '^cli-sandbox-gw-run-' -e '^cli-sandbox-gw-ping-'; }
+leftovers() { "$E" ps -a --format '{{.Names}}' | grep -c -e '^cli-sandbox-gw-run-' -e '^cli-sandbox-gw-ping-' -e '^cli-sandbox-broker-run-'; }
 no_net() { ! "$E" network inspect "$1" >/dev/null 2>&1; }
 # environ CONTAINER: every process's environment in it, read as root (root's processes) and as
 # the sandbox user (the CLI's). Not exec --privileged: docker then asks for capabilities this
@@ -131,7 +138,7 @@ try: print(urllib.request.urlopen(req, timeout=10).status)
 except urllib.error.HTTPError as e: print(e.code)
 except Exception as e: print("error", e)' "$1" 2>/dev/null
 }
-sandbox_id() { "$E" ps -q --filter "network=$SBNET" --filter "ancestor=$IMAGE" | head -n 1; }
+sandbox_id() { "$E" ps -q --filter "network=$BRNET" --filter "ancestor=$IMAGE" | head -n 1; }
 gateway_id() { "$E" ps -q --filter "network=$SBNET" --filter label=io.cli-sandbox.role=gateway | head -n 1; }
 
 # agent NAME COMMAND...: host/cli-sandbox COMMAND... in the background in a workspace of its
@@ -146,12 +153,13 @@ agent() {
 	i=0
 	while [ ! -s "$ws/uid" ] && [ $i -lt 1500 ] && kill -0 $run 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 	sb=$(sandbox_id) gw=$(gateway_id)
-	env_key=x env_tok=x insp_key=x refused=x gwconf=x gwproc=x gwsecrets=x
+	sbnets=x env_key=x env_tok=x insp_key=x refused=x gwconf=x gwproc=x gwsecrets=x
 	: >"$WORK/$name.gwinspect"
 	if [ -n "$sb" ]; then
 		environ "$sb" >"$WORK/$name.environ"
 		env_key=$(grep -cF "$KEY" "$WORK/$name.environ")
-		env_tok=$(grep -c '^ANTHROPIC_API_KEY=[0-9a-f]\{32\}$' "$WORK/$name.environ")
+		env_tok=$(grep -c '^ANTHROPIC_API_KEY=csbt_[0-9a-f]\{64\}$' "$WORK/$name.environ")
+		sbnets=$("$E" inspect -f '{{range $k, $v := .NetworkSettings.Networks}}{{$k}} {{end}}' "$sb")
 		"$E" inspect "$sb" >"$WORK/$name.inspect" 2>&1
 		insp_key=$(grep -cF "$KEY" "$WORK/$name.inspect")
 	fi
@@ -176,7 +184,8 @@ agent() {
 	te "$what: the CLI has the run's token instead" '[ "$env_tok" != 0 ] && [ "$env_tok" != x ]'
 	t "$what: the key is not in $ENGINE inspect of the sandbox" [ "$insp_key" = 0 ]
 	t "$what: a request to the gateway without the run's token is refused (401)" [ "$refused" = 401 ]
-	token=$(sed -n 's/^ANTHROPIC_API_KEY=\([0-9a-f]\{32\}\)$/\1/p' "$WORK/$name.environ" | head -n 1)
+	token=$(sed -n 's/^ANTHROPIC_API_KEY=\(csbt_[0-9a-f]\{64\}\)$/\1/p' "$WORK/$name.environ" | head -n 1)
+	t "$what: the sandbox is on the key broker's network alone, not the router's" [ "${sbnets:-x}" = "$BRNET " ]
 	te "$what: neither the key nor the run's token is in $ENGINE inspect of the gateway" \
 		'[ -s "$WORK/$name.gwinspect" ] && [ -n "$token" ] && ! grep -qF -e "$KEY" -e "$token" "$WORK/$name.gwinspect"'
 	t "$what: the gateway's secrets file is gone once it answers" [ "$gwsecrets" = 0 ]
@@ -184,7 +193,7 @@ agent() {
 	t "$what: its router: no capability, no_new_privs, a root it cannot write" \
 		[ "$gwproc" = "CapEff: 0000000000000000 CapBnd: 0000000000000000 NoNewPrivs: 1 read-only" ]
 	t "$what: nothing left running after it" [ "$(leftovers)" = 0 ]
-	t "$what: the sandbox's network is removed after it" no_net "$SBNET"
+	t "$what: the sandbox's and the router's networks are removed after it" sh -c '! "$1" network inspect "$2" >/dev/null 2>&1 && ! "$1" network inspect "$3" >/dev/null 2>&1' sh "$E" "$BRNET" "$SBNET"
 	te "$what: no credentials file left" '[ -z "$(ls -A "$XDG_RUNTIME_DIR")" ]'
 	echo "# $what: gateway $gwconf; $gwproc"
 	tail -n 3 "$WORK/$name.out" | t_note
@@ -195,8 +204,8 @@ agent run claude -p "run the command"
 # (claude's autonomy is the init's for a run, which bash does not get: asked for here, as a
 # person who wants it would.)
 agent shell shell -- -c 'env | grep -e "^ANTHROPIC_BASE_URL=" -e "^BASH_ENV=" -e "^CLAUDE_CONFIG_DIR=" >/workspace/env; claude -p --permission-mode bypassPermissions "run the command"'
-te "$ENGINE, shell: its environment names the gateway (ANTHROPIC_BASE_URL)" \
-	'grep -q "^ANTHROPIC_BASE_URL=http://198\.51\.100\.1[67][0-9]:3456$" "$WORK/ws-shell/env"'
+te "$ENGINE, shell: its environment names the key broker in front of the gateway (ANTHROPIC_BASE_URL)" \
+	'grep -q "^ANTHROPIC_BASE_URL=http://198\.51\.100\.1[78][0-9]:8080$" "$WORK/ws-shell/env"'
 te "... and claude's state folder, the one a run's claude keeps (CLAUDE_CONFIG_DIR)" \
 	'grep -qx "CLAUDE_CONFIG_DIR=/home/node/.claude" "$WORK/ws-shell/env"'
 

@@ -45,7 +45,7 @@ cs() {
 	(cd "$_ws" && FAKE_WS=$_ws HOME=$T/home CLI_SANDBOX_HOME=$T/home/.config/cli-sandbox TMPDIR=$T/tmp \
 		PATH=$T/bin:$PATH CLI_SANDBOX_ENGINE=docker \
 		XDG_RUNTIME_DIR=$T/run ANTHROPIC_API_KEY=sk-protect-test OPENAI_API_KEY=sk-protect-test GEMINI_API_KEY=sk-protect-test \
-		sh "$CS" --managed http://192.0.2.1:4000 "$@") </dev/null >"$T/out" 2>"$T/err"
+		sh "$CS" --keys-in --managed http://192.0.2.1:4000 "$@") </dev/null >"$T/out" 2>"$T/err"
 	RC=$?
 }
 has() { grep -qxF -- "$1" "$T/args"; }
@@ -149,7 +149,7 @@ D="... and nothing of the outside git directory mounted"; t_ok sh -c '! grep -q 
 printf '#!/bin/sh\necho " 0123456789abcdef"\n' >"$T/bin/od" && chmod 755 "$T/bin/od"
 mkdir -p "$T/tmpd/cli-sandbox-protect.0123456789abcdef"
 (cd "$WS" && FAKE_WS=$WS HOME=$T/home PATH=$T/bin:$PATH TMPDIR=$T/tmpd ANTHROPIC_API_KEY=sk-protect-test \
-	sh "$CS" --engine docker --managed http://192.0.2.1:4000) </dev/null >"$T/out" 2>"$T/err"
+	sh "$CS" --keys-in --engine docker --managed http://192.0.2.1:4000) </dev/null >"$T/out" 2>"$T/err"
 RC=$?
 D="a name taken five times over (od always the same): the run stops, saying so"
 t_ok sh -c '[ "$1" = 2 ] && grep -q "5 random names tried" "$2"' sh "$RC" "$T/err"
@@ -161,7 +161,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && [ -w /dev/shm ]; 
 		i=0; while [ $i -lt 300 ]; do mkdir -p /dev/shm/cli-sandbox-credentials.$(($1 + i)) /dev/shm/cli-sandbox-gateway.$(($1 + i)); i=$((i + 1)); done
 		mkdir -p /dev/shm/cli-sandbox-credentials.RANDOM /dev/shm/cli-sandbox-gateway.RANDOM' sh "$n"
 	(cd "$WS" && FAKE_WS=$WS HOME=$T/home PATH=$T/bin:$PATH XDG_RUNTIME_DIR='' ANTHROPIC_API_KEY=sk-protect-test \
-		sh "$CS" --engine docker --managed http://192.0.2.1:4000) </dev/null >"$T/out" 2>"$T/err"
+		sh "$CS" --keys-in --engine docker --managed http://192.0.2.1:4000) </dev/null >"$T/out" 2>"$T/err"
 	RC=$?
 	D="uid 65534 made 300 old names and the new ones' RANDOM first: the run still starts"; t_ok [ "$RC" = 0 ]
 	D="... its credentials directory is mode 700, named with 16 random hex digits"

@@ -148,8 +148,12 @@ git config --global user.email ada@example.org
 # cs ARG...: run the script with $SH_UNDER_TEST (default sh) in $WS (override with CWD=...), no terminal; sets rc, out in $T/out,
 # stderr in $T/err, the engine's arguments in $T/fake/args (absent when the engine did not run).
 SH_UNDER_TEST='sh'
+# Keys are out by default (the key broker beside the sandbox: tests/broker/run.sh runs it under
+# real engines). Most checks here are of the sandbox's own command with the person's keys in
+# it, the path --keys-in keeps: cs passes --keys-in unless CS_KEYS_OUT=1.
 cs() {
 	rm -f "$FAKE_DIR/args" "$FAKE_DIR/queries"
+	[ -n "${CS_KEYS_OUT:-}" ] || set -- --keys-in "$@"
 	(cd -- "${CWD:-$WS}" && "$SH_UNDER_TEST" "$CS" "$@" </dev/null >"$T/out" 2>"$T/err")
 	rc=$?
 }
@@ -759,7 +763,7 @@ if unshare -m true 2>/dev/null; then
 	rm -f "$FAKE_DIR/args"
 	# shellcheck disable=SC2016  # $1 and $@ are the inner sh's
 	(cd -- "$WS" && XDG_RUNTIME_DIR=$T/disk-run unshare -m sh -c 'mount --bind "$1" /dev/shm && shift && exec "$@"' \
-		sh "$T/disk-shm" sh "$CS" --managed http://192.0.2.1:4000 claude </dev/null >"$T/out" 2>"$T/err")
+		sh "$T/disk-shm" sh "$CS" --keys-in --managed http://192.0.2.1:4000 claude </dev/null >"$T/out" 2>"$T/err")
 	t "no memory-backed directory: -e NAME, and a warning naming inspect" \
 		sh -c "grep -qx ANTHROPIC_API_KEY '$FAKE_DIR/args' && grep -q 'warning: no memory-backed directory.*inspect' '$T/err'"
 	t "... nothing written to either disk directory" sh -c "[ -z \"\$(ls -A '$T/disk-run')\" ] && [ -z \"\$(ls -A '$T/disk-shm')\" ]"
@@ -1051,12 +1055,15 @@ t "doctor --json, Ollama not answering: the model not checked, said so" jq_is '(
 # shell on the gateway's path (a dry run: nothing is started): bash gets the gateway's URL
 # and the rc that points pi and codex as the init would.
 FAKE_GATEWAY=127.0.0.1 cs --endpoint gwc --dry-run shell -- -c 'claude -p hi'
-t "shell through the gateway: ANTHROPIC_BASE_URL names the gateway (a dry run)" grep -qF "'ANTHROPIC_BASE_URL=http://<gateway-ip>:3456'" "$T/out"
-t "... the managed firewall allows exactly the gateway" grep -qF "'TASK_AGENT_MODEL_BASE_URL=http://<gateway-ip>:3456'" "$T/out"
+# (The router sits behind the key broker, even with --keys-in: the sandbox reaches the broker.)
+t "shell through the gateway: ANTHROPIC_BASE_URL names the key broker in front of it (a dry run)" grep -qF "'ANTHROPIC_BASE_URL=http://<broker-ip>:8080'" "$T/out"
+t "... the managed firewall allows exactly the broker" grep -qF "'TASK_AGENT_MODEL_BASE_URL=http://<broker-ip>:8080'" "$T/out"
+t "... whose upstream is the router" grep -qF "upstream http://<gateway-ip>:3456," "$T/out"
 t "... the shell's rc mounted read-only, and named by BASH_ENV and --rcfile" \
 	sh -c "grep -qF '$repo/host/lib/shell-rc.sh:/opt/cli-sandbox/shell-rc.sh:ro' '$T/out' && grep -qF \"'BASH_ENV=/opt/cli-sandbox/shell-rc.sh'\" '$T/out' && grep -qF \"'--rcfile'\" '$T/out'"
-t "... the gateway started for the session is printed first" grep -q "^# the gateway beside the sandbox" "$T/out"
-t "... on the gateway's network" grep -qF "'cli-sandbox-gw-run-" "$T/out"
+t "... the router started for the session is printed first" grep -q "^# the translator behind the key broker" "$T/out"
+t "... on the router's network, which the sandbox (its command after '# then the sandbox') is not on" \
+	sh -c "grep -qF \"'cli-sandbox-gw-run-\" '$T/out' && sed -n '/^# then the sandbox/,\$p' '$T/out' >'$T/sb' && grep -qF \"'cli-sandbox-broker-run-\" '$T/sb' && ! grep -qF cli-sandbox-gw-run- '$T/sb'"
 t "... its token and key from a file on memory, mounted read-only, read before its entrypoint" \
 	sh -c "grep -qF \"/cli-sandbox-gateway.\" '$T/out' && grep -qF \":/run/cli-sandbox-gateway/env:ro'\" '$T/out' && grep -qF \"'set -a && . /run/cli-sandbox-gateway/env && set +a && exec /usr/local/bin/cli-sandbox-gateway'\" '$T/out' && ! grep -qF \"'CLI_SANDBOX_GATEWAY_TOKEN'\" '$T/out'"
 t "... whose container has a read-only root, no capability and bounds" sh -c "grep -qF \"'--read-only'\" '$T/out' && grep -qF \"'--pids-limit' \\\\\" '$T/out' && grep -qF \"'HOME=/tmp'\" '$T/out'"
@@ -1148,6 +1155,42 @@ for shell in dash bash-posix; do
 		"$CRED_CLAUDE" "$GIT_ENV" localhost/cli-sandbox:latest -- claude "it's"
 	SH_UNDER_TEST='sh'
 done
+
+# ---------------------------------------------------------------- keys out by default
+# The key broker's path as the script builds it (the real engines: tests/broker/run.sh).
+CS_KEYS_OUT=1
+export KO_KEY=sk-keys-out-host-test-secret
+cs endpoints add ko http://192.0.2.9:8080/v1 --type openai --speaks anthropic,chat,responses --model m1 --key-env KO_KEY --no-probe
+cs --endpoint ko --dry-run claude -p hi
+t "keys out: a dry run prints the broker's network, container and attachment" \
+	sh -c "[ $rc = 0 ] && grep -q '^# the key broker beside the sandbox' '$T/out' && grep -qF \"'io.cli-sandbox.role=broker'\" '$T/out' && grep -qF \"'localhost/cli-sandbox-broker:latest'\" '$T/out' && grep -qF \"'connect' \\\\\" '$T/out'"
+t "... the broker's confinement: read-only, no capability, no_new_privs, uid 1002, 64 MiB, 64 PIDs" \
+	sh -c "grep -qxF \"  '--read-only' \\\\\" '$T/out' && grep -qxF \"  '1002:1002' \\\\\" '$T/out' && grep -qxF \"  'no-new-privileges' \\\\\" '$T/out' && grep -qxF \"  '64m' \\\\\" '$T/out'"
+t "... its upstream the endpoint's root, the endpoint's model, Bearer (not Anthropic's API)" \
+	grep -qF "upstream http://192.0.2.9:8080, models m1, model policy rewrite, key form bearer" "$T/out"
+t "... the sandbox's only egress is the broker (the URL the init allows)" grep -qF "'TASK_AGENT_MODEL_BASE_URL=http://<broker-ip>:8080'" "$T/out"
+t "... RUN-TOKEN in place of the token; no key, no token, no key's value anywhere" \
+	sh -c "grep -qF 'ANTHROPIC_API_KEY = RUN-TOKEN' '$T/out' && ! grep -qF -e '$KO_KEY' -e '$ANTHROPIC_API_KEY' -e csbt_ '$T/out' '$T/err'"
+t "... and the credentials file named, not -e" sh -c "grep -qF ':/run/cli-sandbox-credentials/env:ro' '$T/out' && ! grep -qxF \"  'ANTHROPIC_API_KEY' \\\\\" '$T/out'"
+cs --managed http://192.0.2.1:4000/v1 --dry-run codex exec hi
+t "keys out, codex --managed URL with OPENAI_API_KEY: its token in CODEX_API_KEY and OPENAI_API_KEY" \
+	sh -c "[ $rc = 0 ] && grep -qF 'CODEX_API_KEY OPENAI_API_KEY = RUN-TOKEN' '$T/out' && grep -qF 'upstream http://192.0.2.1:4000, models any' '$T/out' && grep -qF \"'TASK_AGENT_MODEL_BASE_URL=http://<broker-ip>:8080/v1'\" '$T/out'"
+GEMINI_API_KEY=g-keys-out-secret cs --managed http://192.0.2.1:4000 --dry-run gemini
+t "keys out, gemini: the key form x-goog-api-key, its token in GEMINI_API_KEY" \
+	sh -c "[ $rc = 0 ] && grep -qF 'gemini API, upstream http://192.0.2.1:4000, models any, model policy rewrite, key form x-goog-api-key' '$T/out' && grep -qF 'GEMINI_API_KEY = RUN-TOKEN' '$T/out' && ! grep -qF g-keys-out-secret '$T/out'"
+cs endpoints add ko-oll http://192.0.2.9:11434 --type ollama --speaks ollama,chat,responses,anthropic --model m1 --no-probe
+cs --endpoint ko-oll --dry-run claude
+t "keys out, a keyless Ollama: no broker (no key of yours goes anywhere), the endpoint direct" \
+	sh -c "[ $rc = 0 ] && ! grep -q 'key broker' '$T/out' && grep -qF \"'TASK_AGENT_MODEL_BASE_URL=http://192.0.2.9:11434'\" '$T/out' && ! grep -qF -e '$ANTHROPIC_API_KEY' '$T/out'"
+cs --endpoint ko --keep-keys-out --dry-run claude
+t "keys out: --keep-keys-out is accepted, the same path" sh -c "[ $rc = 0 ] && grep -q '^# the key broker beside the sandbox' '$T/out'"
+cs --endpoint ko claude -p hi
+t "keys out, a real run without the broker's image: refused with the fix, nothing run" \
+	sh -c "[ $rc = 2 ] && grep -q \"the key broker's image localhost/cli-sandbox-broker:latest is not present.*image/build.sh --cli broker\" '$T/err' && [ ! -f '$FAKE_DIR/args' ]"
+cs --endpoint ko --keys-in --dry-run claude
+t "--keys-in: no broker, the key in the credentials file, one warning line" \
+	sh -c "[ $rc = 0 ] && ! grep -q 'key broker beside' '$T/out' && [ \"\$(grep -c 'warning: --keys-in: the key in .KO_KEY enters the sandbox' '$T/err')\" = 1 ]"
+CS_KEYS_OUT=''
 
 # host/lib/protect.sh's own checks (tests/host/protect.sh, TAP of its own): one check here.
 if sh "$repo/tests/host/protect.sh" >"$T/protect.tap" 2>&1; then

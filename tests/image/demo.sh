@@ -43,6 +43,8 @@ for c in podman setpriv python3; do
 done
 podman image exists "$IMAGE" || bail "no image $IMAGE (sh image/build.sh --cli claude)"
 podman image exists "$GWIMAGE" || bail "no gateway image $GWIMAGE (sh image/build.sh --cli gateway)"
+BIMAGE=${CLI_SANDBOX_BROKER_IMAGE:-${GWIMAGE%-gateway:*}-broker:latest}
+podman image exists "$BIMAGE" || bail "no key broker image $BIMAGE (sh image/build.sh --cli broker)"
 
 # jget FILE EXPR: a value of the demo's JSON (python3: the test's own reader, not the script's).
 jget() {
@@ -68,6 +70,7 @@ demo() {
 		echo "TMPDIR=$tmp"
 		echo "PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
 		echo "CLI_SANDBOX_GATEWAY_IMAGE=$GWIMAGE"
+		echo "CLI_SANDBOX_BROKER_IMAGE=$BIMAGE"
 		echo "CLI_SANDBOX_ENGINE_ARGS=$LIMITS"
 		[ "$client" != podman ] || echo "CLI_SANDBOX_ENGINE_GLOBAL_ARGS=--runtime runc"
 		[ "$client" != docker ] || echo "DOCKER_HOST=$DOCKER_HOST"
@@ -149,13 +152,13 @@ demo() {
 	if [ "$keymode" = person ]; then
 		ok "$label: the person's key is nowhere in the folder (model log, CLI output) nor the JSON" \
 			sh -c "! grep -rqF '$KEY' '$folder' '$WORK/$label.json' '$WORK/$label.err'"
-		ok "$label: ... but the model did get a key on its calls (the gateway's)" grep -q '"key":true' "$ml"
+		ok "$label: ... but the model did get a key on its calls (from the key broker)" grep -q '"key":true' "$ml"
 	else
 		ok "$label: no throwaway key in the folder nor the JSON" \
 			sh -c "! grep -rq 'demo-throwaway-[0-9a-f]' '$folder' '$WORK/$label.json' '$WORK/$label.err'"
 	fi
-	ok "$label: the sandbox's environment had the run's token in ANTHROPIC_API_KEY (the gateway's)" \
-		grep -q '^result env | ANTHROPIC_API_KEY=[0-9a-f]\{32\}$' "$ml"
+	ok "$label: the sandbox's environment had the run's token in ANTHROPIC_API_KEY (the key broker's)" \
+		grep -q '^result env | ANTHROPIC_API_KEY=csbt_[0-9a-f]\{64\}$' "$ml"
 	ok "$label: the model received uid $INSIDE" grep -Eq "^result identity \| uid=$INSIDE([( ]|$)" "$ml"
 	ok "$label: the model received every capability set 0" \
 		[ "$(grep -c '^result identity | Cap\(Inh\|Prm\|Eff\|Bnd\|Amb\):[[:space:]]*0\{16\}$' "$ml")" = 5 ]
@@ -184,7 +187,7 @@ if [ "${SKIP_DOCKER:-0}" = 1 ]; then
 else
 	dockerd_start || bail "the private dockerd did not start"
 	t0=$(date +%s)
-	if ! dockerd_load "$IMAGE" || ! dockerd_load "$GWIMAGE"; then bail "cannot load the images into dockerd"; fi
+	if ! dockerd_load "$IMAGE" || ! dockerd_load "$BIMAGE"; then bail "cannot load the images into dockerd"; fi
 	echo "# images loaded into dockerd in $(($(date +%s) - t0))s"
 	PERSON_UID='' OWNER=1000 INSIDE=1000
 	demo docker-root-throwaway docker throwaway
