@@ -108,8 +108,21 @@ keys_route() {
 		KB=false KB_WARN=true
 		return 0
 	fi
+	kb_own_network_refused
 	# shellcheck disable=SC2034 # read by host/cli-sandbox
 	KB=true
+}
+
+# kb_own_network_refused: CLI_SANDBOX_ENGINE_ARGS that place the sandbox on a network of their
+# own (--network, --net) leave no room for the broker's internal network, the sandbox's only
+# egress: refused, with the fix, rather than the key slipping in unasked.
+kb_own_network_refused() {
+	for _w in ${CLI_SANDBOX_ENGINE_ARGS:-}; do
+		case $_w in
+		--network | --network=* | --net | --net=*)
+			die "CLI_SANDBOX_ENGINE_ARGS places the sandbox on a network of its own ($_w), where the key broker cannot stand beside it: drop that word, or take the key into the sandbox with --keys-in (CLI_SANDBOX_KEYS_IN=true)" ;;
+		esac
+	done
 }
 
 # keys_warn: --keys-in's one warning line, said once the run is about to start (after any

@@ -316,7 +316,7 @@ ln -s "$DOCKER" "$WORK/bin/docker"
 # The key in the environment, as a person exports it: the script passes it by name.
 env PATH="$WORK/bin:$PATH" HOME="$WORK/home" CLI_SANDBOX_HOME="$WORK/home/.config/cli-sandbox" \
 	ANTHROPIC_API_KEY=sk-ant-test-not-a-key \
-	CLI_SANDBOX_IMAGE="$IMAGE" CLI_SANDBOX_ENGINE_ARGS="--network $NET --dns $PEER" \
+	CLI_SANDBOX_IMAGE="$IMAGE" CLI_SANDBOX_KEYS_IN=true CLI_SANDBOX_ENGINE_ARGS="--network $NET --dns $PEER" \
 	timeout 240 sh "$ROOT/host/cli-sandbox" --engine docker --managed "$URL" --workspace "$WORK/ws" \
 	claude -- -p "say pong" </dev/null >"$WORK/host.out" 2>"$WORK/host.err"
 echo $? >"$WORK/host.rc"

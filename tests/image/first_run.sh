@@ -68,10 +68,12 @@ TOOL='echo first-run > /workspace/agent-wrote.txt; echo "FIRSTRUN-WROTE uid=$(id
 # ---------------------------------------------------------------- the person's shell
 # person_env HALF: the environment a person's terminal has (and no more), one VAR=VALUE a line.
 # PERSON_PREFIX runs it as the person (empty: root).
+# CLI_SANDBOX_KEYS_IN: the test namespace's network (ENGINE_WORDS) leaves no room for the key broker
+# (the runner refuses a network of its own without it); the broker's path is tests/broker/run.sh's.
 person_env() {
 	printf '%s\n' "HOME=$PHOME" "PATH=${PERSON_PATH:-/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin}" \
 		"TERM=xterm-256color" "LANG=C.UTF-8" "USER=person" \
-		"CLI_SANDBOX_ENGINE_ARGS=$ENGINE_WORDS" "CLI_SANDBOX_ENGINE_GLOBAL_ARGS=$GLOBAL_WORDS"
+		CLI_SANDBOX_KEYS_IN=true "CLI_SANDBOX_ENGINE_ARGS=$ENGINE_WORDS" "CLI_SANDBOX_ENGINE_GLOBAL_ARGS=$GLOBAL_WORDS"
 	[ -z "$IMAGE" ] || echo "CLI_SANDBOX_IMAGE=$IMAGE"
 	[ -z "${PERSON_DOCKER_HOST:-}" ] || echo "DOCKER_HOST=$PERSON_DOCKER_HOST"
 }

@@ -64,7 +64,7 @@ cs() {
 	[ "$_e" = podman ] && _g='--runtime runc'
 	env PATH="$WORK/bin:$PATH" HOME="$WORK/home" CLI_SANDBOX_HOME="$WORK/home/.config/cli-sandbox" \
 		ANTHROPIC_API_KEY=sk-ant-limits-test-not-a-key \
-		CLI_SANDBOX_ENGINE_GLOBAL_ARGS="$_g" CLI_SANDBOX_ENGINE_ARGS="$RLIMITS --network none" \
+		CLI_SANDBOX_ENGINE_GLOBAL_ARGS="$_g" CLI_SANDBOX_KEYS_IN=true CLI_SANDBOX_ENGINE_ARGS="$RLIMITS --network none" \
 		timeout "${CS_TIMEOUT:-300}" sh "$ROOT/host/cli-sandbox" --engine "$_e" --image "$IMAGE" --workspace "$WORK/ws" "$@" </dev/null
 }
 

@@ -164,7 +164,7 @@ half() {
 	[ -n "$PERSON_UID" ] || chown -R 1000:1000 "$P/ws"
 	as_person env -i HOME="$P/home" PATH=/usr/bin:/bin:/usr/sbin:/sbin TMPDIR="$P" \
 		${PERSON_DOCKER_HOST:+DOCKER_HOST=$PERSON_DOCKER_HOST} \
-		CLI_SANDBOX_ENGINE_ARGS="$ENGINE_WORDS" CLI_SANDBOX_ENGINE_GLOBAL_ARGS="$GLOBAL_WORDS" \
+		CLI_SANDBOX_KEYS_IN=true CLI_SANDBOX_ENGINE_ARGS="$ENGINE_WORDS" CLI_SANDBOX_ENGINE_GLOBAL_ARGS="$GLOBAL_WORDS" \
 		CLI_SANDBOX_IMAGE="$IMAGE" ANTHROPIC_API_KEY=sk-protect-test \
 		timeout 240 "$CS" --engine "$ENGINE" -w "$P/ws" --managed "$URL" shell -- -c "$PAYLOADS" \
 		</dev/null >"$P/out" 2>"$P/err"
@@ -215,7 +215,7 @@ else
 	# codex's config.toml, in codex's own run.
 	if podman image exists "$CODEX_IMAGE"; then
 		env -i HOME="$P/home" PATH=/usr/bin:/bin:/usr/sbin:/sbin TMPDIR="$P" \
-			CLI_SANDBOX_ENGINE_ARGS="$ENGINE_WORDS" CLI_SANDBOX_ENGINE_GLOBAL_ARGS="$GLOBAL_WORDS" CLI_SANDBOX_IMAGE="$CODEX_IMAGE" \
+			CLI_SANDBOX_KEYS_IN=true CLI_SANDBOX_ENGINE_ARGS="$ENGINE_WORDS" CLI_SANDBOX_ENGINE_GLOBAL_ARGS="$GLOBAL_WORDS" CLI_SANDBOX_IMAGE="$CODEX_IMAGE" \
 			timeout 120 "$CS" --engine "$ENGINE" -w "$P/ws" --managed "$URL" shell --cli codex -- -c "$CODEX_PAYLOAD" \
 			</dev/null >"$P/codex.out" 2>"$P/codex.err"
 		t_note <"$P/codex.out"

@@ -367,7 +367,7 @@ host_script() {
 	env HOME="$WORK/home" CLI_SANDBOX_HOME="$WORK/home/.config/cli-sandbox" \
 		CLI_SANDBOX_ENGINE=podman CLI_SANDBOX_IMAGE="$IMAGE" ANTHROPIC_API_KEY=sk-ant-test-not-a-key OPENAI_API_KEY=sk-test-not-a-key \
 		CLI_SANDBOX_ENGINE_GLOBAL_ARGS="--runtime runc" \
-		CLI_SANDBOX_ENGINE_ARGS="--ulimit nofile=1024:1024 --ulimit nproc=1000:1000 --network ns:/run/netns/$NS_SBX" \
+		CLI_SANDBOX_KEYS_IN=true CLI_SANDBOX_ENGINE_ARGS="--ulimit nofile=1024:1024 --ulimit nproc=1000:1000 --network ns:/run/netns/$NS_SBX" \
 		timeout 240 sh "$ROOT/host/cli-sandbox" "$@" </dev/null
 }
 host_script endpoints add gw "$URL" --no-probe >/dev/null && host_script endpoints use gw >/dev/null

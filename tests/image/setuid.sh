@@ -74,7 +74,7 @@ sandbox() {
 	env HOME="$WORK/home" CLI_SANDBOX_HOME="$WORK/home/.config/cli-sandbox" \
 		ANTHROPIC_API_KEY=sk-ant-setuid-test-not-a-key \
 		CLI_SANDBOX_ENGINE_GLOBAL_ARGS="$_g" \
-		CLI_SANDBOX_ENGINE_ARGS="$RLIMITS --network none -v $WORK/src:/src:ro" \
+		CLI_SANDBOX_KEYS_IN=true CLI_SANDBOX_ENGINE_ARGS="$RLIMITS --network none -v $WORK/src:/src:ro" \
 		timeout 300 sh "$ROOT/host/cli-sandbox" --engine "$1" --image "$IMAGE" --workspace "$2" \
 		--managed "$URL" shell -- -c "$PAYLOAD" - /workspace </dev/null
 }

@@ -103,7 +103,7 @@ else
 		tmux new-session -d -s "$TUI_TAG-$1" -x 200 -y 50 \
 			"env HOME='$TUI_HOME' CLI_SANDBOX_HOME='$TUI_HOME/.config/cli-sandbox' \
 			CLI_SANDBOX_ENGINE=podman CLI_SANDBOX_IMAGE='$IMAGE' CLI_SANDBOX_ENGINE_GLOBAL_ARGS='--runtime runc' \
-			CLI_SANDBOX_ENGINE_ARGS='--name $TUI_TAG-$1 --ulimit nofile=1024:1024 --ulimit nproc=1000:1000 --network ns:/run/netns/$NS_SBX' \
+			CLI_SANDBOX_KEYS_IN=true CLI_SANDBOX_ENGINE_ARGS='--name $TUI_TAG-$1 --ulimit nofile=1024:1024 --ulimit nproc=1000:1000 --network ns:/run/netns/$NS_SBX' \
 			ANTHROPIC_API_KEY=sk-ant-tui-test-not-a-key OPENAI_API_KEY=sk-tui-test-not-a-key GEMINI_API_KEY=gm-tui-test-not-a-key \
 			timeout --foreground 300 sh '$ROOT/host/cli-sandbox' --workspace '$TUI_WS' --managed $TUI_URL $1; \
 			echo '[tui exited]'; sleep 120"
