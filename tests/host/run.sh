@@ -1190,6 +1190,14 @@ t "keys out, a real run without the broker's image: refused with the fix, nothin
 cs --endpoint ko --keys-in --dry-run claude
 t "--keys-in: no broker, the key in the credentials file, one warning line" \
 	sh -c "[ $rc = 0 ] && ! grep -q 'key broker beside' '$T/out' && [ \"\$(grep -c 'warning: --keys-in: the key in .KO_KEY enters the sandbox' '$T/err')\" = 1 ]"
+CLI_SANDBOX_ENGINE_ARGS='--network ns:/run/netns/x' cs --endpoint ko --dry-run claude
+t "keys out: a network of the person's own in CLI_SANDBOX_ENGINE_ARGS is refused with the fix" \
+	sh -c "[ $rc = 2 ] && grep -q 'places the sandbox on a network of its own (--network).*--keys-in (CLI_SANDBOX_KEYS_IN=true)' '$T/err'"
+CLI_SANDBOX_KEYS_IN=true CLI_SANDBOX_ENGINE_ARGS='--network ns:/run/netns/x' cs --endpoint ko --dry-run claude
+t "... CLI_SANDBOX_KEYS_IN=true: the key in, the person's network, one warning line" \
+	sh -c "[ $rc = 0 ] && ! grep -q 'key broker beside' '$T/out' && grep -qxF \"  'ns:/run/netns/x' \\\\\" '$T/out' && [ \"\$(grep -c 'warning: --keys-in' '$T/err')\" = 1 ]"
+CLI_SANDBOX_KEYS_IN=maybe cs --endpoint ko --dry-run claude
+t "... CLI_SANDBOX_KEYS_IN=maybe: refused" sh -c "[ $rc = 2 ] && grep -q 'CLI_SANDBOX_KEYS_IN=.maybe. is not valid' '$T/err'"
 CS_KEYS_OUT=''
 
 # host/lib/protect.sh's own checks (tests/host/protect.sh, TAP of its own): one check here.
