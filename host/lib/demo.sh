@@ -1,5 +1,5 @@
 # host/lib/demo.sh: `cli-sandbox demo`: watch the sandbox do its job with no model server and
-# shellcheck shell=sh disable=SC2154,SC2034 # variables set by host/cli-sandbox, which sources this
+# shellcheck shell=sh
 # no key of your own. Sourced by host/cli-sandbox; docs/host-script.md, "See it work".
 #
 # A scripted model (host/lib/demo-model.mjs, node, in a container of the sandbox's own image,
@@ -175,28 +175,20 @@ demo_main() {
 	# The person's run, through this script: a named endpoint (the key broker
 	# holds the key), a home and a CLI_SANDBOX_HOME in the folder, so nothing of yours is read
 	# or written. The run's sandbox and key broker carry the demo's label, for the clean-up.
-	(
-		HOME=$_home CLI_SANDBOX_HOME=$_home/.config/cli-sandbox
-		export HOME CLI_SANDBOX_HOME
+	HOME=$_home CLI_SANDBOX_HOME=$_home/.config/cli-sandbox \
 		"$SELF" endpoints add demo "http://$_mip:$DEMO_PORT" --type anthropic --speaks anthropic \
-			--model demo-model --key-env "$_keyvar" >/dev/null
-	) || die "cannot record the demo's endpoint in $_home"
+		--model demo-model --key-env "$_keyvar" >/dev/null || die "cannot record the demo's endpoint in $_home"
 	demo_say "running: cli-sandbox --endpoint demo --keep-keys-out $_run '...' (in $_ws)"
-	(
-		HOME=$_home CLI_SANDBOX_HOME=$_home/.config/cli-sandbox
-		CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=$DEMO_NAME CLI_SANDBOX_GATEWAY_SUBNET=$_sbxnet
-		CLI_SANDBOX_BROKER_UPSTREAM_NETWORK=$DEMO_NAME CLI_SANDBOX_BROKER_SUBNET=$_sbxnet
-		export CLI_SANDBOX_BROKER_UPSTREAM_NETWORK CLI_SANDBOX_BROKER_SUBNET
-		unset CLI_SANDBOX_BROKER_NETWORK
-		CLI_SANDBOX_ENGINE_ARGS="${CLI_SANDBOX_ENGINE_ARGS:-} --label io.cli-sandbox.demo=$DEMO_NAME"
-		CLI_SANDBOX_ENGINE=$engine CLI_SANDBOX_IMAGE=$image
-		export HOME CLI_SANDBOX_HOME CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK CLI_SANDBOX_GATEWAY_SUBNET
-		export CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE CLI_SANDBOX_IMAGE
-		unset CLI_SANDBOX_GATEWAY_NETWORK
-		cd -- "$_ws" || exit 2
-		# shellcheck disable=SC2086 # the CLI and its non-interactive flag
-		exec "$SELF" --endpoint demo --keep-keys-out $_run "Run the checks you are asked for."
-	) </dev/null >"$DEMO_DIR/cli.out" 2>"$DEMO_DIR/cli.err" &
+	# The variables on the command alone (an empty *_NETWORK counts as unset: the run's own).
+	# exec env: the run's PID is this subshell's (the clean-up names its networks after it).
+	# shellcheck disable=SC2086 # the CLI and its non-interactive flag
+	(cd -- "$_ws" && exec env HOME="$_home" CLI_SANDBOX_HOME="$_home/.config/cli-sandbox" \
+		CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK="$DEMO_NAME" CLI_SANDBOX_GATEWAY_SUBNET="$_sbxnet" CLI_SANDBOX_GATEWAY_NETWORK= \
+		CLI_SANDBOX_BROKER_UPSTREAM_NETWORK="$DEMO_NAME" CLI_SANDBOX_BROKER_SUBNET="$_sbxnet" CLI_SANDBOX_BROKER_NETWORK= \
+		CLI_SANDBOX_ENGINE_ARGS="${CLI_SANDBOX_ENGINE_ARGS:-} --label io.cli-sandbox.demo=$DEMO_NAME" \
+		CLI_SANDBOX_ENGINE="$engine" CLI_SANDBOX_IMAGE="$image" \
+		"$SELF" --endpoint demo --keep-keys-out $_run "Run the checks you are asked for.") \
+		</dev/null >"$DEMO_DIR/cli.out" 2>"$DEMO_DIR/cli.err" &
 	DEMO_RUN_PID=$!
 	# A run that hangs is ended by removing its containers (the engine then returns). The
 	# watchdog looks once a second, so it ends by itself a second after the run.

@@ -1,5 +1,5 @@
 # host/lib/endpoints.sh: what the run path reads of the endpoints file (ep_get) and the URL an
-# shellcheck shell=sh disable=SC2154 # ep_file is set by host/cli-sandbox, which sources this
+# shellcheck shell=sh
 # API's clients are given (ep_base). Sourced by host/cli-sandbox (POSIX sh). The endpoints
 # file and its commands (endpoints list|add|use|rm) are cli-sandbox-ctl's: docs/hostctl.md.
 

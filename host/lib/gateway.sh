@@ -1,5 +1,5 @@
 # host/lib/gateway.sh: which path a CLI takes to an endpoint (direct or through the gateway),
-# shellcheck shell=sh disable=SC2154,SC2034,SC2016 # variables (and $NAMES meant literally) set by host/cli-sandbox, which sources this
+# shellcheck shell=sh
 # and the gateway's container beside the sandbox. Sourced by host/cli-sandbox; docs/gateway.md.
 #
 # The gateway is claude-code-router in its own image (Dockerfile target gateway). It serves

@@ -12,7 +12,6 @@
 # Where the endpoint lacks the CLI's API (PLAN=gateway), the router sits behind the broker, on
 # a second internal network the sandbox is not on: sandbox -> broker -> router -> upstream.
 # --keys-in alone puts the key into the sandbox (today's direct path), with a warning.
-# shellcheck disable=SC2154 # engine, dry_run, cli, url, key_env, endpoint: set by host/cli-sandbox
 
 KB_PORT=8080
 KB=false KB_MODE='' KB_KEYVAR='' KB_API='' KB_FORM='' KB_TOKVARS='' KB_MODELS=''
@@ -109,7 +108,9 @@ keys_route() {
 		return 0
 	fi
 	kb_own_network_refused
-	# shellcheck disable=SC2034 # read by host/cli-sandbox
+	# The broker's internal network is the sandbox's only one (as the gateway's was): the
+	# interactive profile's other names are out of reach there. Said, not hidden.
+	[ "$profile" != interactive ] || warn "the key broker keeps the key out, and its internal network is the sandbox's only one: the interactive profile's other names (GitHub, the CLI's own hosts) are out of reach in this run; --keys-in reaches them with the key inside"
 	KB=true
 }
 
@@ -191,7 +192,6 @@ kb_upstream() {
 	if [ "$PLAN" = direct ]; then plan_cli_url; _u=$CLI_URL; fi
 	HOST_NET=${CLI_SANDBOX_BROKER_UPSTREAM_NETWORK:-${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}}
 	host_url "$_u" || die "$ERR"
-	# shellcheck disable=SC2034 # read by host_url (host/cli-sandbox)
 	HOST_NET=''
 	kb_split "$HOST_URL"
 }

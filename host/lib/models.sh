@@ -1,5 +1,5 @@
 # host/lib/models.sh: before a run, ping or up on an Ollama endpoint, is its model installed
-# shellcheck shell=sh disable=SC2154,SC2034 # variables set by host/cli-sandbox, which sources this
+# shellcheck shell=sh
 # (GET /api/tags from this host)? Sourced by host/cli-sandbox; docs/gateway.md. The models
 # command (catalog, list, pull, use) is cli-sandbox-ctl's: docs/hostctl.md.
 

@@ -1,5 +1,5 @@
 # host/lib/ping.sh: 'ping' (does the model answer, and with a structured tool call, on the
-# shellcheck shell=sh disable=SC2154,SC2034,SC2016,SC2153 # variables (and $NAMES meant literally) set by host/cli-sandbox, which sources this
+# shellcheck shell=sh
 # exact path the CLI will use) and doctor's backend checks ('status' is cli-sandbox-ctl's).
 # Sourced by host/cli-sandbox; docs/gateway.md. The checks themselves run in host/lib/ping.mjs, inside
 # the sandbox image behind its managed firewall (and inside the gateway's container for the

@@ -32,9 +32,7 @@ SB_WORDS=''         # and those for the sandbox
 pin_plan() {
 	PIN_CMD=$1
 	SB_WORDS=${CLI_SANDBOX_ENGINE_ARGS:-} PIN_WORDS=''
-	# shellcheck disable=SC2154 # set by host/cli-sandbox
 	[ "$profile" = interactive ] && [ "$pinning" = true ] || return 0
-	# shellcheck disable=SC2154 # set by host/cli-sandbox
 	if [ "$engine" = podman ] && [ "$(id -u)" != 0 ]; then
 		# Rootless podman gives each keep-id container a user namespace of its own, and the
 		# sandbox's init could not program a network namespace owned by another one.
@@ -102,7 +100,6 @@ pin_sandbox_words() {
 	fi
 	_saved=$CMD
 	pin_cmd
-	# shellcheck disable=SC2154 # dry_run: set by host/cli-sandbox
 	if [ "$dry_run" = true ]; then
 		echo "# the pinning resolver beside the sandbox, owning its network namespace (docs/interactive.md):"
 		eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
