@@ -21,6 +21,13 @@ static const char help[] =
 
 static const char *const key_vars[] = { "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY", "GEMINI_API_KEY", NULL };
 
+/* The runner's key broker image (host/lib/keys.sh), for the default image. */
+static const char *broker_image(void)
+{
+	const char *b = getenv("CLI_SANDBOX_BROKER_IMAGE");
+	return b && *b ? b : "localhost/cli-sandbox-broker:latest";
+}
+
 /* The runner's gateway image (host/lib/gateway.sh). */
 static const char *gateway_image(void)
 {
@@ -120,6 +127,14 @@ int cmd_quickstart(int argc, char **argv)
 			/* translation runs in the gateway's image: a run needs it built */
 			if (p.route == ROUTE_TRANSLATOR && !engine_image_id(engine, gateway_image(), id, sizeof(id))) {
 				snprintf(buf, sizeof(buf), "# %s to %s needs the gateway's image: sh image/build.sh --cli gateway", clis[c], q);
+				line(lines, json, buf);
+				continue;
+			}
+			/* a key goes through the key broker, and so does translation: a run needs its
+			 * image (the runner refuses without it rather than let the key in) */
+			if ((p.route == ROUTE_BROKER || p.route == ROUTE_TRANSLATOR) &&
+			    !engine_image_id(engine, broker_image(), id, sizeof(id))) {
+				snprintf(buf, sizeof(buf), "# %s to %s needs the key broker's image: sh image/build.sh --cli broker", clis[c], q);
 				line(lines, json, buf);
 				continue;
 			}

@@ -62,7 +62,9 @@ as_person "cli-sandbox-ctl quickstart" >"$T/lines" 2>"$T/err"
 ok "quickstart prints lines" [ -s "$T/lines" ]
 ok "they name the engine" grep -q '^# engine: podman' "$T/lines"
 ok "they name the key variable that is set" grep -q '^# key variables set.* LOCAL_MODEL_KEY' "$T/lines"
-ok "they use the endpoints, with the CLI whose image exists" grep -qx 'cli-sandbox --engine podman --endpoint keyed claude' "$T/lines"
+ok "they use the endpoints, with the CLI whose image exists" grep -qx 'cli-sandbox --engine podman --endpoint keyed --dry-run claude' "$T/lines"
+ok "a run whose key goes through the missing key broker's image is a comment naming its build" \
+	grep -qx '# claude to keyed needs the key broker.s image: sh image/build.sh --cli broker' "$T/lines"
 ok "an endpoint without a key set is a comment naming the variable" \
 	grep -qx '# claude to messages-server needs its key: export ANTHROPIC_API_KEY first (or add the endpoint again with --key-env VAR)' "$T/lines"
 ok "a run that needs the missing gateway image is a comment naming its build" \
