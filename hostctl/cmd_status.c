@@ -1,6 +1,6 @@
 /* status: is everything in place to launch a CLI against the endpoint?
  * The endpoint's record, the engine, the CLI's image, the route the plan
- * gives (plan.h), the gateway's image where the route needs it and an `up`
+ * gives (plan.h), the key broker's and the gateway's images where the route needs them, an `up`
  * gateway's container, and the endpoint reachable over TCP from this host.
  * It only reads: a stale `up` record is reported (missing "gateway"), not
  * removed. */
@@ -24,7 +24,7 @@ static const char help[] =
 	"Usage: cli-sandbox-ctl status [--endpoint NAME] [--cli CLI] [--keys-in] [--json]\n"
 	"Is everything in place to launch CLI (default claude) against the endpoint (default the\n"
 	"selected one)? Its record, the engine, the CLI's image, the route its requests take, the\n"
-	"gateway's image where the route needs it and an 'up' gateway, the endpoint reachable (TCP\n"
+	"key broker's and the gateway's images where the route needs them, an 'up' gateway, the endpoint reachable (TCP\n"
 	"from this host).  READY, or what is missing; exit 1 when not ready.\n";
 
 /* The URL's port: the one it names, else the scheme's (80, 443). */
@@ -101,6 +101,21 @@ static void gateway_image(char *out, size_t len)
 		snprintf(out, len, "%s-gateway:latest", image);
 }
 
+/* The key broker's image beside the image (the runner's kb_image_name): NAME-broker:TAG, and
+ * NAME-broker:latest for a CLI's own image NAME:CLI (one broker serves every CLI). */
+static void broker_image(char *out, size_t len)
+{
+	const char *image = engine_image(), *b = getenv("CLI_SANDBOX_BROKER_IMAGE"), *last = strrchr(image, '/'),
+		   *colon = strchr(last ? last : image, ':');
+
+	if (b && *b)
+		snprintf(out, len, "%s", b);
+	else if (colon && !cs_cli_by_name(colon + 1))
+		snprintf(out, len, "%.*s-broker%s", (int)(colon - image), image, colon);
+	else
+		snprintf(out, len, "%.*s-broker:latest", (int)(colon ? (size_t)(colon - image) : strlen(image)), image);
+}
+
 /* An `up` gateway's record: its container's name ("" without a record). */
 static void up_record(const char *endpoint, char *container, size_t len)
 {
@@ -149,8 +164,8 @@ static int pick(const char *name, struct endpoint *ep, struct cs_error *err)
 int cmd_status(int argc, char **argv)
 {
 	const char *name = NULL, *cli = "claude", *why, *path = "unknown";
-	char engine[16] = "", version[128], img[640], gw_img[640], id[128], container[256], missing[128] = "";
-	bool json, keys_in = false, eng_ok, img_ok, gw_ok = false, gw_needed, gw_running = false, reach, ready;
+	char engine[16] = "", version[128], img[640], gw_img[640], br_img[640], id[128], container[256], missing[160] = "";
+	bool json, keys_in = false, eng_ok, img_ok, gw_ok = false, gw_needed, gw_running = false, br_ok, br_needed, reach, ready;
 	struct endpoint ep;
 	struct cs_error err;
 	struct plan p;
@@ -194,6 +209,12 @@ int cmd_status(int argc, char **argv)
 	gw_ok = eng_ok && engine_image_id(engine, gw_img, id, sizeof(id));
 	if (gw_needed && !gw_ok)
 		strcat(missing, " gateway-image");
+	/* a key's path and a translation go through the key broker: a run needs its image */
+	broker_image(br_img, sizeof(br_img));
+	br_needed = strcmp(path, "broker") == 0 || gw_needed;
+	br_ok = eng_ok && engine_image_id(engine, br_img, id, sizeof(id));
+	if (br_needed && !br_ok)
+		strcat(missing, " broker-image");
 	up_record(ep.name, container, sizeof(container));
 	gw_running = container[0] && eng_ok && engine_running(engine, container);
 	if (container[0] && !gw_running)
@@ -221,6 +242,7 @@ int cmd_status(int argc, char **argv)
 		json_object_set_new(o, "engine", json_pack("{s:s, s:b}", "name", engine, "answers", eng_ok));
 		json_object_set_new(o, "image", json_pack("{s:s, s:b}", "name", img, "present", img_ok));
 		json_object_set_new(o, "gateway", json_pack("{s:s, s:b, s:b, s:b}", "image", gw_img, "present", gw_ok, "needed", gw_needed, "running", gw_running));
+		json_object_set_new(o, "broker", json_pack("{s:s, s:b, s:b}", "image", br_img, "present", br_ok, "needed", br_needed));
 		json_object_set_new(o, "endpoint", json_pack("{s:s, s:s, s:s, s:b}", "name", ep.name, "url", ep.url, "type", ep.type[0] ? ep.type : "unknown", "reachable", reach));
 		ctl_print_json(o);
 		return ready ? 0 : 1;
@@ -229,6 +251,7 @@ int cmd_status(int argc, char **argv)
 	printf("%s's path: %s; engine %s: %s; image %s: %s\n", cli, path, engine[0] ? engine : "(none)", eng_ok ? "answers" : "does NOT answer", img,
 	       img_ok ? "present" : "missing");
 	printf("gateway image %s: %s%s; running (up): %s\n", gw_img, gw_ok ? "present" : "missing", gw_needed ? " (needed)" : "", gw_running ? "true" : "false");
+	printf("key broker image %s: %s%s\n", br_img, br_ok ? "present" : "missing", br_needed ? " (needed)" : "");
 	if (ready)
 		puts("READY");
 	else

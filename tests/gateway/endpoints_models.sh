@@ -149,6 +149,19 @@ import json, sys
 o = json.load(open(sys.argv[1]))
 assert (o["ready"], o["missing"], o["cli"], o["path"]) == (False, ["path", "endpoint"], "codex", "refused"), o
 assert o["routes"]["claude"] == "broker" and o["endpoint"]["reachable"] is False and o["gateway"]["running"] is False, o' "$WORK/out"
+# status where the key broker's image is missing: a keyed endpoint's run goes through the broker,
+# which the runner refuses to start without its image, so status says so (an engine with every
+# image but the broker's).
+printf '#!/bin/sh\ncase $1 in version) echo 5.0.0 ;; inspect) echo false ;; image) for a in "$@"; do l=$a; done; case $l in *-broker:*) exit 1 ;; esac; echo sha256:0 ;; esac\n' >"$WORK/bin3-podman"
+mkdir -p "$WORK/bin3" && cp "$WORK/bin3-podman" "$WORK/bin3/podman" && chmod +x "$WORK/bin3/podman"
+(cd "$WORK/ws" && PATH="$WORK/bin3:$PATH" CLI_SANDBOX_ENGINE=podman SOME_KEY=k $CS --endpoint ant status --json >"$WORK/out" 2>&1)
+rc=$?
+te "status, the key broker's image missing on a keyed path: NOT READY, exit 1" '[ $rc -eq 1 ]'
+t "... missing broker-image, the broker's image named and needed" python3 -c '
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["path"] == "broker" and "broker-image" in o["missing"], o
+assert o["broker"] == {"image": "localhost/cli-sandbox-broker:latest", "present": False, "needed": True}, o' "$WORK/out"
 # libcurl is loaded only by a request: with it hidden (a mount namespace binds /dev/null over
 # it), endpoints list still works and models list stops with one line naming the package, 71.
 lib=$(ldconfig -p 2>/dev/null | awk '$1 == "libcurl.so.4" { print $NF; exit }')
