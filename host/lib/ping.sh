@@ -151,6 +151,19 @@ $(ping_sandbox "$CLI_API" path "$_tools")"
 # path its image and an 'up' gateway's state (running, or a stale record); for Ollama, the
 # model installed when this host reaches it. Reads only: a stale record is reported, not
 # removed. Sets DOC_PLAN (legacy, direct, gateway or refused) for the credential check.
+# doctor_broker_image: the key broker's image, which a run on this path needs (host/lib/keys.sh).
+doctor_broker_image() {
+	kb_image_name
+	if [ "$_engine_ok" != true ]; then
+		check broker-image false "cannot check $kb_image: the engine does not answer" "fix the engine first"
+	elif eng image inspect "$kb_image" >/dev/null 2>&1; then
+		check broker-image true "$kb_image is present"
+	else
+		check broker-image false "the key broker's image $kb_image is not present in $engine" \
+			"build it: sh image/build.sh --cli broker (or set CLI_SANDBOX_BROKER_IMAGE; --keys-in puts the key in the sandbox instead)"
+	fi
+}
+
 doctor_backend() {
 	DOC_PLAN=legacy
 	[ -n "$endpoint" ] && [ "$url" = "$(endpoint_url "$endpoint")" ] || return 0
@@ -164,10 +177,13 @@ doctor_backend() {
 	plan_backend "$cli" "$endpoint" "$keep_keys_out"
 	DOC_PLAN=$PLAN
 	_what="endpoint '$endpoint' ($EP_TYPE, speaks ${EP_SPEAKS:-unknown}${EP_MODEL:+, model $EP_MODEL})"
-	if [ "$PLAN" = direct ]; then
-		check path true "$cli goes direct to $_what$([ -z "$EP_KEYENV" ] || echo ", the key from \$$EP_KEYENV in the sandbox")"
+	if [ "$PLAN" = direct ] && { [ -z "$EP_KEYENV" ] || [ "$keys_in" = true ]; }; then
+		check path true "$cli goes direct to $_what$([ -z "$EP_KEYENV" ] || echo ", the key from \$$EP_KEYENV in the sandbox (--keys-in)")"
+	elif [ "$PLAN" = direct ]; then
+		check path true "$cli goes to $_what through the key broker: the sandbox gets a run's token, the broker alone holds \$$EP_KEYENV"
+		doctor_broker_image
 	else
-		check path true "$cli goes through the gateway to $_what (Anthropic Messages in, $UP_API out): the sandbox gets a run's token$([ -z "$EP_KEYENV" ] || echo ", the gateway alone holds \$$EP_KEYENV")"
+		check path true "$cli goes through the gateway to $_what (Anthropic Messages in, $UP_API out), behind the key broker: the sandbox gets a run's token$([ -z "$EP_KEYENV" ] || echo ", the gateway alone holds \$$EP_KEYENV")"
 		gw_image_name
 		if [ "$_engine_ok" != true ]; then
 			check gateway-image false "cannot check $gw_image: the engine does not answer" "fix the engine first"
@@ -190,6 +206,7 @@ doctor_backend() {
 			fi
 		fi
 	fi
+	[ "$PLAN" = direct ] || doctor_broker_image
 	[ "$EP_TYPE" = ollama ] && [ -n "$EP_MODEL" ] || return 0
 	ep_base "$EP_URL" ollama; OB=$BASE
 	if ! command -v curl >/dev/null 2>&1; then

@@ -1005,6 +1005,7 @@ t "doctor: neither engine answers: the engine check fails with the one line and 
 # reaches through the gateway, an Anthropic one it reaches directly, an Ollama (a mock on
 # loopback) with a model that is installed and one that is not.
 GWI=localhost/cli-sandbox-gateway:latest
+KBI=localhost/cli-sandbox-broker:latest
 cs endpoints add gwc "http://127.0.0.1:$port/v1" --type openai --model m --no-probe
 cs endpoints add gwa "http://127.0.0.1:$port" --type anthropic --model m --key-env GW_TEST_KEY --no-probe
 python3 "$repo/tests/gateway/mock_gateway.py" --listen 127.0.0.1 --port 0 --max-seconds 120 \
@@ -1016,22 +1017,23 @@ while ! grep -q listening "$T/oll.port" 2>/dev/null && [ $i -lt 100 ]; do sleep 
 oport=$(awk '{ print $NF }' "$T/oll.port")
 cs endpoints add gwo "http://127.0.0.1:$oport" --type ollama --model qwen3:8b --no-probe
 cs endpoints add gwo2 "http://127.0.0.1:$oport" --type ollama --model absent:1b --no-probe
-ANTHROPIC_API_KEY='' FAKE_IMAGES="localhost/cli-sandbox:latest $GWI" cs --endpoint gwc doctor --json
+ANTHROPIC_API_KEY='' FAKE_IMAGES="localhost/cli-sandbox:latest $GWI $KBI" cs --endpoint gwc doctor --json
 t "doctor --json, a gateway endpoint: the path is the gateway, said in one line" \
 	jq_is '(c["path"]["ok"], "claude goes through the gateway to endpoint " + chr(39) + "gwc" + chr(39) + " (openai, speaks chat, model m)" in c["path"]["detail"])' "(True, True)"
 t "... its image present" jq_is '(c["gateway-image"]["ok"], c["gateway-image"]["detail"])' "(True, '$GWI is present')"
 t "... not up: each run starts its own" jq_is '(c["gateway"]["ok"], c["gateway"]["detail"].startswith("not up: each run starts one"))' "(True, True)"
 t "... the credential is the run's token: no key of the person's needed" jq_is '(c["credential"]["ok"], "token" in c["credential"]["detail"])' "(True, True)"
-t "... in that order, after the endpoint" jq_is '[x["name"] for x in j["checks"]][:7]' "['engine', 'image', 'endpoint', 'path', 'gateway-image', 'gateway', 'credential']"
+t "... the key broker's image, which a translation goes behind, present" jq_is '(c["broker-image"]["ok"], c["broker-image"]["detail"])' "(True, '$KBI is present')"
+t "... in that order, after the endpoint" jq_is '[x["name"] for x in j["checks"]][:8]' "['engine', 'image', 'endpoint', 'path', 'gateway-image', 'gateway', 'broker-image', 'credential']"
 cs --endpoint gwc doctor
 t "doctor (text) without the gateway's image: FAIL with the build command" \
 	sh -c "grep -q '^FAIL gateway-image: the gateway.s image $GWI is not present' '$T/out' && grep -q 'fix: build it: sh image/build.sh --cli gateway' '$T/out'"
 mkdir -p "$CLI_SANDBOX_HOME/gateway"
 printf 'container=cli-sandbox-gw-gwc\nnetwork=n\nip=198.51.100.170\ntoken=t\n' >"$CLI_SANDBOX_HOME/gateway/gwc"
-FAKE_RUNNING=true FAKE_IMAGES="localhost/cli-sandbox:latest $GWI" cs --endpoint gwc doctor --json
+FAKE_RUNNING=true FAKE_IMAGES="localhost/cli-sandbox:latest $GWI $KBI" cs --endpoint gwc doctor --json
 t "doctor --json, an up gateway that runs: ok, its container and address" \
 	jq_is '(c["gateway"]["ok"], c["gateway"]["detail"])' "(True, 'up: cli-sandbox-gw-gwc at 198.51.100.170:3456, which runs use')"
-FAKE_RUNNING=false FAKE_IMAGES="localhost/cli-sandbox:latest $GWI" cs --endpoint gwc doctor --json
+FAKE_RUNNING=false FAKE_IMAGES="localhost/cli-sandbox:latest $GWI $KBI" cs --endpoint gwc doctor --json
 t "doctor --json, an up gateway whose container is gone: a stale record, fix down" \
 	jq_is '(j["ok"], c["gateway"]["ok"], "stale record" in c["gateway"]["detail"], "down" in c["gateway"]["fix"])' "(False, False, True, True)"
 t "... the record left as it was (doctor only reads)" [ -f "$CLI_SANDBOX_HOME/gateway/gwc" ]
@@ -1045,6 +1047,12 @@ t "doctor --json, an unset key variable: the plan refused, naming it" \
 GW_TEST_KEY=sk-gw-host-test-value cs --endpoint gwa doctor --json
 t "doctor --json, an Anthropic endpoint: claude goes direct, no gateway lines" \
 	jq_is '(c["path"]["ok"], "goes direct" in c["path"]["detail"], "gateway" in c)' "(True, True, False)"
+t "... no key's value in doctor's output" sh -c "! grep -q sk-gw-host-test-value '$T/out'"
+CS_KEYS_OUT=1 GW_TEST_KEY=sk-gw-host-test-value cs --endpoint gwa doctor --json
+t "doctor --json, keys out: claude goes through the key broker, which alone holds the key" \
+	jq_is '(c["path"]["ok"], "through the key broker" in c["path"]["detail"], "GW_TEST_KEY" in c["path"]["detail"])' "(True, True, True)"
+t "... the broker's image missing: FAIL with its build" \
+	jq_is '(c["broker-image"]["ok"], "image/build.sh --cli broker" in c["broker-image"]["fix"])' "(False, True)"
 t "... no key's value in doctor's output" sh -c "! grep -q sk-gw-host-test-value '$T/out'"
 FAKE_IMAGES="localhost/cli-sandbox:latest $GWI" cs --endpoint gwo doctor --json
 t "doctor --json, Ollama reachable with the model: installed" jq_is '(c["model"]["ok"], c["model"]["detail"])' "(True, \"qwen3:8b is installed on 'gwo'\")"
