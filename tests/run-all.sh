@@ -154,6 +154,9 @@ step static-configure static_configure
 step build-fuzz build "$OUT/fuzz" -DCMAKE_C_COMPILER=clang -DCLI_SANDBOX_FUZZ=ON \
 	-DCLI_SANDBOX_FUZZ_SECONDS="${CLI_SANDBOX_FUZZ_SECONDS:-40}"
 step fuzz ctest --test-dir "$OUT/fuzz" -L '^fuzz$' --output-on-failure
+# The runner hands endpoints, models, status (and version, platform...) to cli-sandbox-ctl:
+# this tree's, from the first build, never one a machine has on PATH from another tree.
+export CLI_SANDBOX_CTL="$OUT/release/hostctl/cli-sandbox-ctl"
 step host-script sh tests/host/run.sh
 # every command the README shows is run by a test (here, or it names the one that does)
 step readme sh tests/host/readme.sh

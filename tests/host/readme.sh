@@ -64,6 +64,18 @@ done
 exit 0
 EOF
 chmod +x "$T/bin/podman"
+# The set-up puts cli-sandbox-ctl on PATH (image/install-host.sh): this tree's program
+# (CLI_SANDBOX_CTL, else the repository's build/), else built here as install-host.sh does.
+ctl=''
+for c in "${CLI_SANDBOX_CTL:-}" "$repo/build/hostctl/cli-sandbox-ctl" "$repo/build/host/hostctl/cli-sandbox-ctl"; do
+	[ -z "$c" ] || [ ! -x "$c" ] || { ctl=$c; break; }
+done
+if [ -z "$ctl" ] && cmake -S "$repo" -B "$T/ctl" -DCLI_SANDBOX_TESTS=OFF -DCLI_SANDBOX_HOST=ON >"$T/ctl.log" 2>&1 &&
+	cmake --build "$T/ctl" --target cli-sandbox-ctl >>"$T/ctl.log" 2>&1; then
+	ctl=$T/ctl/hostctl/cli-sandbox-ctl
+fi
+[ -z "$ctl" ] || ln -s "$ctl" "$T/bin/cli-sandbox-ctl"
+ok "cli-sandbox-ctl is on the person's PATH, as the set-up puts it (${ctl:-not built: see cmake})" [ -x "$T/bin/cli-sandbox-ctl" ]
 # The mock model gateway (tests/gateway/mock_gateway.py, the real wire formats) stands in for
 # the README's servers on loopback, so that what the script asks of them (endpoints add's
 # probe, models, doctor's reachability test) stays on this machine, never the addresses the
