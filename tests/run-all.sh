@@ -190,7 +190,8 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 	step broker sh -c 'CLI_SANDBOX_ENGINE=podman sh image/build.sh --cli broker localhost/cli-sandbox:latest && sh tests/broker/broker.sh'
 	step broker-run env CLI_SANDBOX_TEST_IMAGE_BASE="$test_repo" sh -c 'sh tests/broker/run.sh && KBTEST_ENGINE=docker sh tests/broker/run.sh'
 	step gateway-backends env CLI_SANDBOX_TEST_IMAGE="${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}" \
-		CLI_SANDBOX_GATEWAY_IMAGE=localhost/cli-sandbox-gateway:latest timeout 1200 sh tests/gateway/backends.sh
+		CLI_SANDBOX_GATEWAY_IMAGE=localhost/cli-sandbox-gateway:latest CLI_SANDBOX_BROKER_IMAGE=localhost/cli-sandbox-broker:latest \
+		timeout 1200 sh tests/gateway/backends.sh
 	# the same for the CLIs of issue 22: opencode against every endpoint type, gemini refused
 	step gateway-backends-clis env CLI_SANDBOX_TEST_IMAGE="$test_repo:opencode" \
 		CLI_SANDBOX_GATEWAY_IMAGE=localhost/cli-sandbox-gateway:latest timeout 900 sh tests/gateway/backends_clis.sh
