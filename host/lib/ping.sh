@@ -146,24 +146,30 @@ $(ping_sandbox "$CLI_API" path "$_tools")"
 }
 
 # ---------------------------------------------------------------- doctor's backend checks
+# doctor_image CHECK IMAGE WHAT FIX: doctor's line CHECK on whether the engine has IMAGE (WHAT
+# names it in the failure, FIX is the build command), one check for every image a path needs.
+doctor_image() {
+	if [ "$_engine_ok" != true ]; then
+		check "$1" false "cannot check $2: the engine does not answer" "fix the engine first"
+	elif eng image inspect "$2" >/dev/null 2>&1; then
+		check "$1" true "$2 is present"
+	else
+		check "$1" false "$3 $2 is not present in $engine" "$4"
+	fi
+}
+
+# doctor_broker_image: the key broker's image, which a run on this path needs (host/lib/keys.sh).
+doctor_broker_image() {
+	kb_image_name
+	doctor_image broker-image "$kb_image" "the key broker's image" \
+		"build it: sh image/build.sh --cli broker (or set CLI_SANDBOX_BROKER_IMAGE; --keys-in puts the key in the sandbox instead)"
+}
+
 # doctor_backend: for an endpoint with a type (the one a run would use), doctor's lines about
 # its path: the plan for the CLI (direct, gateway, or refused and why), and on the gateway's
 # path its image and an 'up' gateway's state (running, or a stale record); for Ollama, the
 # model installed when this host reaches it. Reads only: a stale record is reported, not
 # removed. Sets DOC_PLAN (legacy, direct, gateway or refused) for the credential check.
-# doctor_broker_image: the key broker's image, which a run on this path needs (host/lib/keys.sh).
-doctor_broker_image() {
-	kb_image_name
-	if [ "$_engine_ok" != true ]; then
-		check broker-image false "cannot check $kb_image: the engine does not answer" "fix the engine first"
-	elif eng image inspect "$kb_image" >/dev/null 2>&1; then
-		check broker-image true "$kb_image is present"
-	else
-		check broker-image false "the key broker's image $kb_image is not present in $engine" \
-			"build it: sh image/build.sh --cli broker (or set CLI_SANDBOX_BROKER_IMAGE; --keys-in puts the key in the sandbox instead)"
-	fi
-}
-
 doctor_backend() {
 	DOC_PLAN=legacy
 	[ -n "$endpoint" ] && [ "$url" = "$(endpoint_url "$endpoint")" ] || return 0
@@ -185,14 +191,8 @@ doctor_backend() {
 	else
 		check path true "$cli goes through the gateway to $_what (Anthropic Messages in, $UP_API out), behind the key broker: the sandbox gets a run's token$([ -z "$EP_KEYENV" ] || echo ", the gateway alone holds \$$EP_KEYENV")"
 		gw_image_name
-		if [ "$_engine_ok" != true ]; then
-			check gateway-image false "cannot check $gw_image: the engine does not answer" "fix the engine first"
-		elif eng image inspect "$gw_image" >/dev/null 2>&1; then
-			check gateway-image true "$gw_image is present"
-		else
-			check gateway-image false "the gateway's image $gw_image is not present in $engine" \
-				"build it: sh image/build.sh --cli gateway (or set CLI_SANDBOX_GATEWAY_IMAGE)"
-		fi
+		doctor_image gateway-image "$gw_image" "the gateway's image" \
+			"build it: sh image/build.sh --cli gateway (or set CLI_SANDBOX_GATEWAY_IMAGE)"
 		_f=$conf/gateway/$endpoint
 		if [ ! -f "$_f" ]; then
 			check gateway true "not up: each run starts one for itself and stops it after (a long-lived one: cli-sandbox --endpoint $endpoint up)"
