@@ -20,31 +20,14 @@ INIT=$2
 CONNECTS=${3:-2000}
 HERE=$(cd "$(dirname "$0")" && pwd)
 TAG="csp$$"
-SBX="$TAG-sbx"
-SRV="$TAG-srv"
 DIR=$(mktemp -d)
 chmod 755 "$DIR"
-PIDS=""
 R_UID=$(t_free_id 33000)
 C_UID=$(t_free_id $((R_UID + 1)))
 T=3
-
-cleanup() {
-	for p in $PIDS; do kill "$p" 2>/dev/null; done
-	for p in $PIDS; do wait "$p" 2>/dev/null; done
-	ip netns del "$SBX" 2>/dev/null
-	ip netns del "$SRV" 2>/dev/null
-	rm -rf "$DIR"
-}
-trap cleanup EXIT INT TERM
-
-spawn() {  # spawn NS LOG CMD...: a background process ended by cleanup
-	ns=$1 log=$2
-	shift 2
-	ip netns exec "$ns" "$@" >"$log" 2>&1 &
-	PIDS="$PIDS $!"
-	LAST_PID=$!
-}
+# shellcheck source=tests/netns/pinning_topology.sh
+. "$HERE/pinning_topology.sh"
+trap pin_cleanup EXIT INT TERM
 
 as_client() {
 	ip netns exec "$SBX" setpriv --reuid "$C_UID" --regid "$C_UID" --clear-groups /usr/bin/python3 "$HERE/pinning_client.py" "$@"
@@ -55,50 +38,12 @@ set_addrs() {  # the addresses in the dynamic set, one a line, sorted
 		grep -o '[0-9][0-9.]*[0-9] \. [0-9]*' | sed 's/ \. .*//' | sort -u
 }
 
-if ! ip netns add "$SBX" || ! ip netns add "$SRV"; then
-	echo "Bail out! cannot create network namespaces"
-	exit 1
-fi
-ip -n "$SBX" link set lo up
-ip -n "$SRV" link set lo up
-
+pin_namespaces
 # ---- control: does this kernel refresh an element's expiry? -------------
-if ! ip netns exec "$SBX" nft -f - 2>"$DIR/ctl.err" <<'NFT'
-table inet pinctl {
-	set s { type ipv4_addr . inet_service; flags timeout; }
-}
-add element inet pinctl s { 192.0.2.9 . 1 timeout 60s expires 1s }
-add element inet pinctl s { 192.0.2.9 . 1 timeout 60s expires 60s }
-NFT
-then
-	t_skip "this kernel or nft cannot add set elements with a timeout and an expiration: $(head -n 1 "$DIR/ctl.err")"
-	t_done
-	exit 77
-fi
-if ! ip netns exec "$SBX" nft list set inet pinctl s | grep -q 'expires [5][0-9]s'; then
-	t_skip "this kernel does not refresh a set element's expiry on a second add (set element updates, Linux 6.x): the pinning resolver cannot keep names alive here"
-	t_done
-	exit 77
-fi
-ip netns exec "$SBX" nft delete table inet pinctl
-t_pass "control: the kernel takes elements with timeout and expiration and refreshes them on a second add"
-
+pin_kernel_control refresh
 # ---- topology ---------------------------------------------------------------
-ip link add s0 netns "$SBX" type veth peer name g0 netns "$SRV"
-ip -n "$SBX" addr add 192.0.2.2/24 dev s0
-ip -n "$SRV" addr add 192.0.2.1/24 dev g0
-ip -n "$SRV" addr add 192.0.2.53/32 dev g0
-i=100
-while [ $i -le 115 ]; do
-	ip -n "$SRV" addr add "192.0.2.$i/32" dev g0
-	i=$((i + 1))
-done
-ip -n "$SBX" link set s0 up
-ip -n "$SRV" link set g0 up
-
-
-spawn "$SRV" "$DIR/upstream.out" python3 "$HERE/pinning_upstream.py" 192.0.2.53 "$DIR/upstream.log" 192.0.2.100 16
-spawn "$SRV" "$DIR/listener.out" python3 "$HERE/pinning_listener.py" 8080
+pin_link
+pin_servers python3
 names=""
 for n in rotate pair cname cname-meta meta loopback private many trunc cut cloop; do
 	names="$names --allow $n.test:8080"
@@ -107,13 +52,6 @@ done
 spawn "$SBX" "$DIR/resolver.log" "$RESOLVER" --upstream 192.0.2.53 $names --timeout $T --ttl-margin 1 --user "$R_UID:$R_UID"
 RESOLVER_PID=$LAST_PID
 
-# the upstream answers (bounded; no firewall yet)
-i=0
-until ip netns exec "$SBX" python3 "$HERE/pinning_client.py" direct 192.0.2.53 nothing.test 2>/dev/null | grep -q '^NXDOMAIN'; do
-	i=$((i + 1))
-	[ $i -le 100 ] || { echo "Bail out! the test upstream never answered"; exit 1; }
-	sleep 0.1
-done
 # before the init's set exists: SERVFAIL, never an unpinned answer (bounded)
 i=0
 until out=$(as_client lookup rotate.test 2>/dev/null) && [ "${out%% *}" != TIMEOUT ]; do

@@ -22,36 +22,19 @@ RESOLVER=$1
 INIT=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 TAG="cspv$$"
-SBX="$TAG-sbx"
-SRV="$TAG-srv"
 DIR=$(mktemp -d)
 chmod 755 "$DIR"
 mkdir "$DIR/mark"
 chmod 777 "$DIR/mark"
 MARK=$DIR/mark/ran
-PIDS=""
 R_UID=$(t_free_id 33100)
 NOBODY=$(id -u nobody)
 NOGROUP=$(id -g nobody)
 NONE="--reuid $NOBODY --regid $NOGROUP --clear-groups --inh-caps -all --bounding-set -all"
 RESOLVER_PID=
-
-cleanup() {
-	for p in $PIDS; do kill "$p" 2>/dev/null; done
-	for p in $PIDS; do wait "$p" 2>/dev/null; done
-	ip netns del "$SBX" 2>/dev/null
-	ip netns del "$SRV" 2>/dev/null
-	rm -rf "$DIR"
-}
-trap cleanup EXIT INT TERM
-
-spawn() {  # spawn NS LOG CMD...: a background process ended by cleanup
-	ns=$1 log=$2
-	shift 2
-	ip netns exec "$ns" "$@" >"$log" 2>&1 &
-	PIDS="$PIDS $!"
-	LAST_PID=$!
-}
+# shellcheck source=tests/netns/pinning_topology.sh
+. "$HERE/pinning_topology.sh"
+trap pin_cleanup EXIT INT TERM
 
 stop() {  # stop PID: ends one process this test started
 	kill "$1" 2>/dev/null
@@ -101,52 +84,16 @@ start_resolver() {
 	RESOLVER_PID=$LAST_PID
 }
 
-if ! ip netns add "$SBX" || ! ip netns add "$SRV"; then
-	echo "Bail out! cannot create network namespaces"
-	exit 1
-fi
-ip -n "$SBX" link set lo up
-ip -n "$SRV" link set lo up
-
+pin_namespaces
 # ---- control: set elements with a timeout and an expiration ----------------
-if ! ip netns exec "$SBX" nft -f - 2>"$DIR/ctl.err" <<'NFT'
-table inet pinctl {
-	set s { type ipv4_addr . inet_service; flags timeout; }
-}
-add element inet pinctl s { 192.0.2.9 . 1 timeout 60s expires 60s }
-NFT
-then
-	t_skip "this kernel or nft cannot add set elements with a timeout and an expiration, which the pinning resolver needs: $(head -n 1 "$DIR/ctl.err")"
-	t_done
-	exit 77
-fi
-ip netns exec "$SBX" nft delete table inet pinctl
-t_pass "control: the kernel takes set elements with a timeout and an expiration"
-
+pin_kernel_control plain
 # ---- topology ---------------------------------------------------------------
-ip link add s0 netns "$SBX" type veth peer name g0 netns "$SRV"
-ip -n "$SBX" addr add 192.0.2.2/24 dev s0
-ip -n "$SRV" addr add 192.0.2.1/24 dev g0
-ip -n "$SRV" addr add 192.0.2.53/32 dev g0
-i=100
-while [ $i -le 115 ]; do
-	ip -n "$SRV" addr add "192.0.2.$i/32" dev g0
-	i=$((i + 1))
-done
-ip -n "$SBX" link set s0 up
-ip -n "$SRV" link set g0 up
+pin_link
 # a default route, as a pod has: without one, a probe of an address off the
 # subnet fails on routing (ENETUNREACH) before the firewall sees it.  The
 # server namespace forwards nothing.
 ip -n "$SBX" route add default via 192.0.2.1
-spawn "$SRV" "$DIR/upstream.out" /usr/bin/python3 "$HERE/pinning_upstream.py" 192.0.2.53 "$DIR/upstream.log" 192.0.2.100 16
-spawn "$SRV" "$DIR/listener.out" /usr/bin/python3 "$HERE/pinning_listener.py" 8080
-i=0
-until ip netns exec "$SBX" /usr/bin/python3 "$HERE/pinning_client.py" direct 192.0.2.53 nothing.test 2>/dev/null | grep -q '^NXDOMAIN'; do
-	i=$((i + 1))
-	[ $i -le 100 ] || { echo "Bail out! the test upstream never answered"; exit 1; }
-	sleep 0.1
-done
+pin_servers /usr/bin/python3
 echo "nameserver 127.0.0.1" >"$DIR/resolv.conf"
 chmod 644 "$DIR/resolv.conf"
 

@@ -1,0 +1,102 @@
+# tests/netns/pinning_topology.sh: the pinning resolver's test topology, shared by
+# shellcheck shell=sh
+# test_pinning.sh and test_pinning_verify.sh (sourced after tests/lib/tap.sh).
+#
+# Two network namespaces: the sandbox $SBX (192.0.2.2/24 on s0) and a server namespace $SRV
+# (192.0.2.1/24 on g0; the test upstream DNS's 192.0.2.53 and an echo listener's pool
+# 192.0.2.100-115, all /32 on g0). Every address stays inside the two namespaces.
+#
+# The caller sets TAG and DIR (a temporary directory) first; PIDS collects what spawn starts,
+# and pin_cleanup (the EXIT trap) ends exactly those processes, by PID, then deletes both
+# namespaces and DIR.
+
+SBX="$TAG-sbx"
+SRV="$TAG-srv"
+PIDS=""
+
+pin_cleanup() {
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	for p in $PIDS; do wait "$p" 2>/dev/null; done
+	ip netns del "$SBX" 2>/dev/null
+	ip netns del "$SRV" 2>/dev/null
+	rm -rf "$DIR"
+}
+
+spawn() {  # spawn NS LOG CMD...: a background process ended by pin_cleanup; its PID in LAST_PID
+	ns=$1 log=$2
+	shift 2
+	ip netns exec "$ns" "$@" >"$log" 2>&1 &
+	PIDS="$PIDS $!"
+	LAST_PID=$!  # shellcheck disable=SC2034 # read by the tests that source this
+}
+
+# pin_namespaces: both namespaces, their loopback up; bails out when this machine cannot.
+pin_namespaces() {
+	if ! ip netns add "$SBX" || ! ip netns add "$SRV"; then
+		echo "Bail out! cannot create network namespaces"
+		exit 1
+	fi
+	ip -n "$SBX" link set lo up
+	ip -n "$SRV" link set lo up
+}
+
+# pin_kernel_control plain|refresh: the control every pinning test starts with: the kernel takes
+# set elements with a timeout and an expiration (and, with "refresh", renews an element's
+# expiry on a second add, which keeping a name alive needs). Without it: a SKIP with the
+# kernel's own reason, and exit 77.
+pin_kernel_control() {
+	first=''
+	[ "$1" != refresh ] || first='add element inet pinctl s { 192.0.2.9 . 1 timeout 60s expires 1s }'
+	if ! ip netns exec "$SBX" nft -f - 2>"$DIR/ctl.err" <<NFT
+table inet pinctl {
+	set s { type ipv4_addr . inet_service; flags timeout; }
+}
+$first
+add element inet pinctl s { 192.0.2.9 . 1 timeout 60s expires 60s }
+NFT
+	then
+		t_skip "this kernel or nft cannot add set elements with a timeout and an expiration, which the pinning resolver needs: $(head -n 1 "$DIR/ctl.err")"
+		t_done
+		exit 77
+	fi
+	if [ -n "$first" ] && ! ip netns exec "$SBX" nft list set inet pinctl s | grep -q 'expires [5][0-9]s'; then
+		t_skip "this kernel does not refresh a set element's expiry on a second add (set element updates, Linux 6.x): the pinning resolver cannot keep names alive here"
+		t_done
+		exit 77
+	fi
+	ip netns exec "$SBX" nft delete table inet pinctl
+	if [ -n "$first" ]; then
+		t_pass "control: the kernel takes elements with timeout and expiration and refreshes them on a second add"
+	else
+		t_pass "control: the kernel takes set elements with a timeout and an expiration"
+	fi
+}
+
+# pin_link: the veth pair between the namespaces and every address the test servers use.
+pin_link() {
+	ip link add s0 netns "$SBX" type veth peer name g0 netns "$SRV"
+	ip -n "$SBX" addr add 192.0.2.2/24 dev s0
+	ip -n "$SRV" addr add 192.0.2.1/24 dev g0
+	ip -n "$SRV" addr add 192.0.2.53/32 dev g0
+	i=100
+	while [ $i -le 115 ]; do
+		ip -n "$SRV" addr add "192.0.2.$i/32" dev g0
+		i=$((i + 1))
+	done
+	ip -n "$SBX" link set s0 up
+	ip -n "$SRV" link set g0 up
+}
+
+# pin_servers PYTHON: the rotating test upstream DNS (TTL 1 s, its queries logged in
+# $DIR/upstream.log) and the echo listener on 8080, then waits (bounded) until the upstream
+# answers from the sandbox's namespace.
+pin_servers() {
+	spawn "$SRV" "$DIR/upstream.out" "$1" "$HERE/pinning_upstream.py" 192.0.2.53 "$DIR/upstream.log" 192.0.2.100 16
+	spawn "$SRV" "$DIR/listener.out" "$1" "$HERE/pinning_listener.py" 8080
+	i=0
+	until ip netns exec "$SBX" "$1" "$HERE/pinning_client.py" direct 192.0.2.53 nothing.test 2>/dev/null | grep -q '^NXDOMAIN'; do
+		i=$((i + 1))
+		[ $i -le 100 ] || { echo "Bail out! the test upstream never answered"; exit 1; }
+		sleep 0.1
+	done
+}
