@@ -29,43 +29,17 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$ROOT/tests/netns/topology.sh"
 IMAGE=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}
-PY=/usr/bin/python3  # Debian's, with python3-kubernetes
-TOOL="$ROOT/tests/kube/manifests.py"
 URL=http://192.0.2.1:8080
 REPLY="pong from the kube play gateway"
 TAG="cli-sandbox-kube-$$"
 WORK=$(mktemp -d /tmp/cli-sandbox-kube-test.XXXXXX)
 chmod 755 "$WORK"
-PODS=""
-VOLUMES=""
 
-cleanup() {
-	for p in $PODS; do
-		podman pod rm -f "$p" >/dev/null 2>&1
-	done
-	for v in $VOLUMES; do
-		podman volume rm -f "$v" >/dev/null 2>&1
-	done
-	topo_down
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
+# shellcheck source=tests/image/kube_common.sh
+. "$HERE/kube_common.sh"
+trap kube_cleanup EXIT
 trap 'exit 130' INT TERM
-note() { sed 's/^/#   /'; }
-bail() { echo "Bail out! $*"; exit 1; }
-
-[ "$(id -u)" -eq 0 ] || bail "run as root (podman and network namespaces)"
-for c in podman nsenter ip timeout catatonit; do
-	command -v "$c" >/dev/null 2>&1 || bail "$c is missing (tests/install-deps.sh)"
-done
-$PY -c 'import kubernetes, yaml' 2>/dev/null || bail "python3-kubernetes is missing (tests/install-deps.sh)"
-podman image exists "$IMAGE" || bail "no image $IMAGE (tests/image/run.sh builds it)"
-cat >"$WORK/containers.conf" <<'EOF'
-[containers]
-default_ulimits = ["nofile=1024:1024", "nproc=1000:1000"]
-[engine]
-runtime = "runc"
-EOF
+kube_preflight
 
 topo_up || bail "cannot build the test network namespaces"
 topo_spawn "$NS_GW" python3 "$ROOT/tests/gateway/mock_gateway.py" --listen 192.0.2.1 --port 8080 \

@@ -31,45 +31,16 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$ROOT/tests/netns/topology.sh"
 IMAGE=${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}
-PY=/usr/bin/python3  # Debian's, with python3-kubernetes
-TOOL="$ROOT/tests/kube/manifests.py"
 TAG="cs-kpin-$$"
 WORK=$(mktemp -d /tmp/cli-sandbox-kpin.XXXXXX)
 chmod 755 "$WORK"
-PODS=""
-VOLUMES=""
 R_UID=1053
 
-engine() {  # engine CMD...: one engine command with the test's runtime and rlimits
-	CONTAINERS_CONF="$WORK/containers.conf" "$@"
-}
-cleanup() {
-	for p in $PODS; do
-		engine podman pod rm -f "$p" >/dev/null 2>&1
-	done
-	for v in $VOLUMES; do
-		engine podman volume rm -f "$v" >/dev/null 2>&1
-	done
-	topo_down
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
+# shellcheck source=tests/image/kube_common.sh
+. "$HERE/kube_common.sh"
+trap kube_cleanup EXIT
 trap 'exit 130' INT TERM
-note() { sed 's/^/#   /'; }
-bail() { echo "Bail out! $*"; exit 1; }
-
-[ "$(id -u)" -eq 0 ] || bail "run as root (podman and network namespaces)"
-for c in podman nsenter ip timeout catatonit; do
-	command -v "$c" >/dev/null 2>&1 || bail "$c is missing (tests/install-deps.sh)"
-done
-$PY -c 'import kubernetes, yaml' 2>/dev/null || bail "python3-kubernetes is missing (tests/install-deps.sh)"
-cat >"$WORK/containers.conf" <<'CONF'
-[containers]
-default_ulimits = ["nofile=1024:1024", "nproc=1000:1000"]
-[engine]
-runtime = "runc"
-CONF
-engine podman image exists "$IMAGE" || bail "no image $IMAGE (tests/image/run.sh builds it)"
+kube_preflight
 
 # ---- 0. control: native sidecars ------------------------------------------------
 cat >"$WORK/ctl.yaml" <<CTL
