@@ -1,6 +1,6 @@
 # host/lib/ping.sh: 'ping' (does the model answer, and with a structured tool call, on the
 # shellcheck shell=sh
-# exact path the CLI will use) and doctor's backend checks ('status' is cli-sandbox-ctl's).
+# exact path the CLI will use; 'status' and doctor's checks are cli-sandbox-ctl's).
 # Sourced by host/cli-sandbox; docs/gateway.md. The checks themselves run in host/lib/ping.mjs, inside
 # the sandbox image behind its managed firewall (and inside the gateway's container for the
 # upstream), never from this host.
@@ -143,81 +143,4 @@ $(ping_sandbox "$CLI_API" path "$_tools")"
 		fi
 	fi
 	ping_report "$_out" "$_json"
-}
-
-# ---------------------------------------------------------------- doctor's backend checks
-# doctor_image CHECK IMAGE WHAT FIX: doctor's line CHECK on whether the engine has IMAGE (WHAT
-# names it in the failure, FIX is the build command), one check for every image a path needs.
-doctor_image() {
-	if [ "$_engine_ok" != true ]; then
-		check "$1" false "cannot check $2: the engine does not answer" "fix the engine first"
-	elif eng image inspect "$2" >/dev/null 2>&1; then
-		check "$1" true "$2 is present"
-	else
-		check "$1" false "$3 $2 is not present in $engine" "$4"
-	fi
-}
-
-# doctor_broker_image: the key broker's image, which a run on this path needs (host/lib/keys.sh).
-doctor_broker_image() {
-	kb_image_name
-	doctor_image broker-image "$kb_image" "the key broker's image" \
-		"build it: sh image/build.sh --cli broker (or set CLI_SANDBOX_BROKER_IMAGE; --keys-in puts the key in the sandbox instead)"
-}
-
-# doctor_backend: for an endpoint with a type (the one a run would use), doctor's lines about
-# its path: the plan for the CLI (direct, gateway, or refused and why), and on the gateway's
-# path its image and an 'up' gateway's state (running, or a stale record); for Ollama, the
-# model installed when this host reaches it. Reads only: a stale record is reported, not
-# removed. Sets DOC_PLAN (legacy, direct, gateway or refused) for the credential check.
-doctor_backend() {
-	DOC_PLAN=legacy
-	[ -n "$endpoint" ] && [ "$url" = "$(endpoint_url "$endpoint")" ] || return 0
-	[ -n "$(ep_get "$endpoint" type)" ] || return 0
-	if ! _why=$( (plan_backend "$cli" "$endpoint" "$keep_keys_out") 2>&1 >/dev/null); then
-		DOC_PLAN=refused
-		check path false "$cli against endpoint '$endpoint' is refused before start: ${_why#"$prog: "}" \
-			"do what the reason names (another CLI, another endpoint, or the variable exported); docs/gateway.md has the table of each CLI and endpoint type"
-		return 0
-	fi
-	plan_backend "$cli" "$endpoint" "$keep_keys_out"
-	DOC_PLAN=$PLAN
-	_what="endpoint '$endpoint' ($EP_TYPE, speaks ${EP_SPEAKS:-unknown}${EP_MODEL:+, model $EP_MODEL})"
-	if [ "$PLAN" = direct ] && { [ -z "$EP_KEYENV" ] || [ "$keys_in" = true ]; }; then
-		check path true "$cli goes direct to $_what$([ -z "$EP_KEYENV" ] || echo ", the key from \$$EP_KEYENV in the sandbox (--keys-in)")"
-	elif [ "$PLAN" = direct ]; then
-		check path true "$cli goes to $_what through the key broker: the sandbox gets a run's token, the broker alone holds \$$EP_KEYENV"
-		doctor_broker_image
-	else
-		check path true "$cli goes through the gateway to $_what (Anthropic Messages in, $UP_API out), behind the key broker: the sandbox gets a run's token$([ -z "$EP_KEYENV" ] || echo ", the gateway alone holds \$$EP_KEYENV")"
-		gw_image_name
-		doctor_image gateway-image "$gw_image" "the gateway's image" \
-			"build it: sh image/build.sh --cli gateway (or set CLI_SANDBOX_GATEWAY_IMAGE)"
-		_f=$conf/gateway/$endpoint
-		if [ ! -f "$_f" ]; then
-			check gateway true "not up: each run starts one for itself and stops it after (a long-lived one: cli-sandbox --endpoint $endpoint up)"
-		else
-			_ct=$(sed -n 's/^container=//p' "$_f") _ip=$(sed -n 's/^ip=//p' "$_f")
-			if [ "$_engine_ok" = true ] && [ "$(eng inspect -f '{{.State.Running}}' "$_ct" 2>/dev/null)" = true ]; then
-				check gateway true "up: $_ct at $_ip:$GW_PORT, which runs use"
-			else
-				check gateway false "stale record $_f: its container $_ct is not running" \
-					"cli-sandbox --endpoint $endpoint down (then up again for a long-lived gateway)"
-			fi
-		fi
-	fi
-	[ "$PLAN" = direct ] || doctor_broker_image
-	[ "$EP_TYPE" = ollama ] && [ -n "$EP_MODEL" ] || return 0
-	ep_base "$EP_URL" ollama; OB=$BASE
-	if ! command -v curl >/dev/null 2>&1; then
-		check model true "$EP_MODEL not checked: no curl on this host"
-	elif ! curl -sf -o /dev/null --noproxy '*' --connect-timeout 3 --max-time 10 "$OB/api/tags" 2>/dev/null; then
-		check model true "$EP_MODEL not checked: Ollama at $OB does not answer from this host (cli-sandbox ping checks it from the gateway)"
-	elif (ollama_has "$EP_MODEL") 2>/dev/null; then
-		check model true "$EP_MODEL is installed on '$endpoint'"
-	else
-		shq "$EP_MODEL"
-		check model false "$EP_MODEL is not installed on '$endpoint'" \
-			"cli-sandbox --endpoint $endpoint models pull $Q (or choose another: models use M)"
-	fi
 }
