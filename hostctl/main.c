@@ -18,6 +18,7 @@ static const char usage[] =
 	"  quickstart                  command lines to start with, filled in for this host\n"
 	"  init [--force]              write a commented configuration file in CLI_SANDBOX_HOME\n"
 	"  doctor [...]                the runner's doctor: its checks, given what the runner decided\n"
+	"  limits [...]                the run's limits, KEY=VALUE lines for the runner\n"
 	"Each COMMAND --help says more.  docs/hostctl.md.\n";
 
 static const struct {
@@ -27,7 +28,7 @@ static const struct {
 	{ "endpoints", cmd_endpoints }, { "plan", cmd_plan },           { "status", cmd_status },
 	{ "version", cmd_version },     { "--version", cmd_version },   { "platform", cmd_platform },
 	{ "quickstart", cmd_quickstart }, { "init", cmd_init },       { "models", cmd_models },
-	{ "doctor", cmd_doctor },
+	{ "doctor", cmd_doctor }, { "limits", cmd_limits },
 };
 
 int main(int argc, char **argv)
