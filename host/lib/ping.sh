@@ -8,7 +8,7 @@
 # ping_sandbox API CHECK TOOLS: run ping.mjs in the sandbox image, managed firewall, on the
 # CLI's path; prints its JSON lines.
 ping_sandbox() {
-	CMD=
+	_check=$2 CMD=
 	add run --rm -i
 	# The run's limits (pids, memory, CPUs, open files, /tmp), as a run of the CLI gets them.
 	add_limits
@@ -26,13 +26,9 @@ ping_sandbox() {
 	run_image
 	add "$IMG" -- node /opt/cli-sandbox/ping.mjs
 	eval "set -- $GLOBAL_Q $CMD"
-	# Its JSON lines, and the init's block-log lines (what the firewall refused) as checks.
-	_res=$("$engine" "$@" 2>&1 </dev/null | awk '
-		/^\{/ { print; next }
-		/^cli-sandbox-init: blocked: / { l = $0; sub(/^cli-sandbox-init: blocked: /, "", l); gsub(/["\\]/, "", l)
-		         printf "{\"check\":\"firewall\",\"ok\":false,\"error\":\"the firewall refused %s\"}\n", l }')
-	[ -n "$_res" ] || _res=$(printf '{"check":"%s","ok":false,"error":"the sandbox did not run the check (see cli-sandbox doctor)"}' "$2")
-	printf '%s\n' "$_res"
+	# Its JSON lines, and the init's block-log lines (what the firewall refused) as checks, read
+	# by the host program (cli-sandbox-ctl ping-report, docs/hostctl.md); a failed CHECK when none.
+	"$engine" "$@" 2>&1 </dev/null | ctl_exec ping-report --lines "$_check"
 }
 
 # ping_upstream: the direct check from the gateway's container (where the key is).
@@ -49,30 +45,13 @@ ping_upstream() {
 		echo '{"check":"direct","ok":false,"error":"the gateway container did not run the check"}'
 }
 
-# ping_report JSON-LINES: print the results (text or --json) and the verdict; fail when NOT OK.
+# ping_report JSON-LINES JSON: print the results (text, or one object when JSON is true) and the
+# verdict, READY or NOT OK; fail when NOT OK (cli-sandbox-ctl ping-report, docs/hostctl.md).
 ping_report() {
-	printf '%s\n' "$1" | awk -v json="$2" -v cli="$cli" -v ep="$endpoint" -v plan="$PLAN" '
-		function f(k,   m) { if (match($0, "\"" k "\":(\"([^\"\\\\]|\\\\.)*\"|[^,}]*)")) { m = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3); gsub(/^"|"$/, "", m); return m } return "" }
-		/^\{/ { n++; line[n] = $0; if (f("ok") != "true") bad = 1 }
-		END {
-			if (n == 0) bad = 1
-			if (json == "true") {
-				printf "{\"cli\":\"%s\",\"endpoint\":\"%s\",\"path\":\"%s\",\"ready\":%s,\"checks\":[", cli, ep, plan, bad ? "false" : "true"
-				for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? "," : ""), line[i]
-				print "]}"
-			} else {
-				for (i = 1; i <= n; i++) {
-					$0 = line[i]
-					extra = ""
-					if (f("load_ms") != "") extra = sprintf(", load %s ms, %s", f("load_ms"), f("cold") == "true" ? "cold (was not loaded)" : f("cold") == "false" ? "loaded" : "load state unknown")
-					if (f("ok") == "true") printf "ok      %-8s %5s ms  %s%s\n", f("check"), f("ms"), f("tool") != "" ? "tool call " f("tool") : "reply: " f("reply"), extra
-					else printf "NOT OK  %-8s %s%s\n", f("check"), f("error"), f("hint") != "" ? "\n        hint: " f("hint") : ""
-					if (f("load_ms") + 0 > 2000) printf "        hint: loading dominates; keep the model loaded with OLLAMA_KEEP_ALIVE (e.g. 30m) on the Ollama host\n"
-				}
-				print (bad ? "NOT OK" : "READY") " (" cli " via " plan " to " ep ")"
-			}
-			exit bad
-		}'
+	_lines=$1 _j=$2
+	set -- ping-report --cli "$cli" --endpoint "$endpoint" --path "$PLAN"
+	[ "$_j" = false ] || set -- "$@" --json
+	printf '%s\n' "$_lines" | ctl_exec "$@"
 }
 
 # ping_creds VALUE: the CLI's credential (the run's token, or the endpoint's key on a direct

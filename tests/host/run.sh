@@ -96,6 +96,8 @@ inspect) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; [ -n "${FAKE_RUNNING:
 		fi
 		prev=$a
 	done
+	# FAKE_RUN_OUT: what the container prints (ping's checks, the init's block log).
+	[ -z "${FAKE_RUN_OUT:-}" ] || printf '%s\n' "$FAKE_RUN_OUT"
 	exit "${FAKE_RUN_RC:-0}" ;;
 esac
 EOF
@@ -119,7 +121,7 @@ export HOME="$T/home" CLI_SANDBOX_HOME="$T/conf" FAKE_DIR="$T/fake" GIT_CONFIG_N
 export CLI_SANDBOX_PINNING=false
 unset CLI_SANDBOX_ENGINE CLI_SANDBOX_IMAGE CLI_SANDBOX_RELEASE CLI_SANDBOX_RELEASE_OUT CLI_SANDBOX_SIGN_BY CLI_SANDBOX_PUSH CLI_SANDBOX_HOST_ADDRESS CLI_SANDBOX_DOCKER_SOCKET \
 	CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE_GLOBAL_ARGS DOCKER_HOST DOCKER_CONTEXT DOCKER_CONFIG GIT_CONFIG_GLOBAL \
-	FAKE_VERSION_RC FAKE_IMAGE_RC FAKE_GATEWAY FAKE_DOCKER_DOWN FAKE_UID FAKE_GID FAKE_RUNNING \
+	FAKE_VERSION_RC FAKE_RUN_OUT FAKE_IMAGE_RC FAKE_GATEWAY FAKE_DOCKER_DOWN FAKE_UID FAKE_GID FAKE_RUNNING \
 	ANTHROPIC_AUTH_TOKEN CODEX_API_KEY GEMINI_API_KEY GOOGLE_API_KEY \
 	CLI_SANDBOX_PIDS_LIMIT CLI_SANDBOX_TMP_SIZE
 # The limits that depend on this machine, fixed here so that the exact arguments below do not;
@@ -1083,6 +1085,16 @@ t "... mounted read-only where the init reads it" grep -q '/cli-sandbox-credenti
 t "... no value, nor -e of its name, among the engine's arguments" sh -c "! grep -q sk-gw-host-test-value '$FAKE_DIR/args' && ! grep -qx ANTHROPIC_API_KEY '$FAKE_DIR/args'"
 t "... and the file is gone after" sh -c "[ -z \"\$(ls -A '$RUN')\" ]"
 t "ping's sandbox gets the run's limits (pids, memory, no swap on top, /tmp)" sh -c "grep -qx -- --pids-limit '$FAKE_DIR/args' && grep -qx -- --memory-swap '$FAKE_DIR/args' && grep -q '^/tmp:rw,nosuid,nodev,exec,size=' '$FAKE_DIR/args'"
+t "ping, a sandbox that printed no check: NOT OK, naming the check, exit 1" \
+	sh -c "[ $rc = 1 ] && grep -q '^NOT OK  direct   the sandbox did not run the check' '$T/out' && grep -qx 'NOT OK (claude via direct to gwa)' '$T/out'"
+FAKE_RUN_OUT=$(printf '%s\n' 'cli-sandbox-init: starting' '{"check":"direct","ok":true,"ms":41,"api":"anthropic","reply":"pong\u001b[2J"}' \
+	'cli-sandbox-init: blocked: tcp 203.0.113.9:443 "x"')
+FAKE_RUN_OUT=$FAKE_RUN_OUT FAKE_GATEWAY=127.0.0.1 GW_TEST_KEY=sk-gw-host-test-value cs --endpoint gwa ping --no-tools
+t "ping: a check's line and the firewall's refusal, reported; no escape reaches the terminal" \
+	sh -c "[ $rc = 1 ] && grep -qx 'ok      direct      41 ms  reply: pong?\[2J' '$T/out' && grep -qF 'NOT OK  firewall the firewall refused tcp 203.0.113.9:443 \"x\"' '$T/out'"
+FAKE_RUN_OUT=$(printf '%s\n' '{"check":"direct","ok":true,"ms":41,"api":"anthropic","reply":"pong"}')
+FAKE_RUN_OUT=$FAKE_RUN_OUT FAKE_GATEWAY=127.0.0.1 GW_TEST_KEY=sk-gw-host-test-value cs --endpoint gwa ping --no-tools --json
+t "ping --json: READY, one object with its checks, exit 0" sh -c "[ $rc = 0 ] && python3 -c 'import json,sys; j = json.load(open(sys.argv[1])); assert j[\"ready\"] is True and j[\"path\"] == \"direct\" and [c[\"check\"] for c in j[\"checks\"]] == [\"direct\"]' '$T/out'"
 
 # ---------------------------------------------------------------- limits
 # The defaults, from this machine: half its memory (at most 8 GiB), all CPUs but one (at least
