@@ -13,6 +13,7 @@
 #include "hostctl/endpoint_file.h"
 #include "hostctl/engine.h"
 #include "hostctl/home.h"
+#include "hostctl/images.h"
 #include "hostctl/plan.h"
 #include "hostctl/reach.h"
 
@@ -27,45 +28,22 @@ static const char help[] =
  * makes it) when the engine has it, else the all-in-one (the runner's run_image). */
 static void run_image(const char *engine, const char *cli, char *out, size_t len)
 {
-	const char *image = engine_image(), *last = strrchr(image, '/');
-	const char *name = last ? last + 1 : image, *colon = strchr(name, ':');
-	char own[600] = "", id[128];
+	char own[640], id[128];
 
-	snprintf(out, len, "%s", image);
-	if (strchr(name, '@'))
-		return;
-	if (!colon)
-		snprintf(own, sizeof(own), "%s:%s", image, cli);
-	else if (strcmp(colon, ":latest") == 0)
-		snprintf(own, sizeof(own), "%.*s:%s", (int)(colon - image), image, cli);
-	if (own[0] && engine[0] && engine_image_id(engine, own, id, sizeof(id)))
+	snprintf(out, len, "%s", engine_image());
+	if (image_own(engine_image(), cli, own, sizeof(own)) && engine[0] && engine_image_id(engine, own, id, sizeof(id)))
 		snprintf(out, len, "%s", own);
 }
 
-/* The gateway's image beside the image: NAME-gateway:TAG (the runner's gw_image_name). */
+/* The gateway's and the key broker's images beside the image (images.h), as a run names them. */
 static void gateway_image(char *out, size_t len)
 {
-	const char *image = engine_image(), *last = strrchr(image, '/'), *colon = strchr(last ? last : image, ':');
-
-	if (colon)
-		snprintf(out, len, "%.*s-gateway%s", (int)(colon - image), image, colon);
-	else
-		snprintf(out, len, "%s-gateway:latest", image);
+	image_gateway(engine_image(), getenv("CLI_SANDBOX_GATEWAY_IMAGE"), out, len);
 }
 
-/* The key broker's image beside the image (the runner's kb_image_name): NAME-broker:TAG, and
- * NAME-broker:latest for a CLI's own image NAME:CLI (one broker serves every CLI). */
 static void broker_image(char *out, size_t len)
 {
-	const char *image = engine_image(), *b = getenv("CLI_SANDBOX_BROKER_IMAGE"), *last = strrchr(image, '/'),
-		   *colon = strchr(last ? last : image, ':');
-
-	if (b && *b)
-		snprintf(out, len, "%s", b);
-	else if (colon && !cs_cli_by_name(colon + 1))
-		snprintf(out, len, "%.*s-broker%s", (int)(colon - image), image, colon);
-	else
-		snprintf(out, len, "%.*s-broker:latest", (int)(colon ? (size_t)(colon - image) : strlen(image)), image);
+	image_broker(engine_image(), getenv("CLI_SANDBOX_BROKER_IMAGE"), out, len);
 }
 
 /* An `up` gateway's record: its container's name ("" without a record). */
