@@ -4,21 +4,18 @@
  * gateway's container, and the endpoint reachable over TCP from this host.
  * It only reads: a stale `up` record is reported (missing "gateway"), not
  * removed. */
-#include <errno.h>
-#include <netdb.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "base/cli_names.h"
 #include "hostctl/cmds.h"
 #include "hostctl/endpoint_file.h"
 #include "hostctl/engine.h"
 #include "hostctl/home.h"
+#include "hostctl/images.h"
 #include "hostctl/plan.h"
+#include "hostctl/reach.h"
 
 static const char help[] =
 	"Usage: cli-sandbox-ctl status [--endpoint NAME] [--cli CLI] [--keys-in] [--json]\n"
@@ -27,93 +24,26 @@ static const char help[] =
 	"key broker's and the gateway's images where the route needs them, an 'up' gateway, the endpoint reachable (TCP\n"
 	"from this host).  READY, or what is missing; exit 1 when not ready.\n";
 
-/* The URL's port: the one it names, else the scheme's (80, 443). */
-static void url_port(const char *url, char *out, size_t len)
-{
-	const char *hp = strstr(url, "://") + 3;
-	size_t n = strcspn(hp, "/");
-	const char *close = memchr(hp, ']', n), *from = close ? close : hp;
-	const char *colon = memchr(from, ':', n - (size_t)(from - hp));
-
-	if (colon)
-		snprintf(out, len, "%.*s", (int)(n - (size_t)(colon + 1 - hp)), colon + 1);
-	else
-		snprintf(out, len, "%s", strncmp(url, "https://", 8) == 0 ? "443" : "80");
-}
-
-/* A TCP connection to the URL's host and port opens within 3 seconds (no
- * request is sent; a socket, not libcurl, so status starts without it). */
-static bool reachable(const char *url)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV }, *res = NULL, *ai;
-	char host[256], port[16];
-	bool ok = false;
-
-	if (!url_host(url, host, sizeof(host)))
-		return false;
-	url_port(url, port, sizeof(port));
-	if (getaddrinfo(host, port, &hints, &res) != 0)
-		return false;
-	for (ai = res; ai && !ok; ai = ai->ai_next) {
-		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol), e = 0;
-		socklen_t el = sizeof(e);
-		struct pollfd p = { .fd = fd, .events = POLLOUT };
-
-		if (fd < 0)
-			continue;
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
-			ok = true;
-		else if (errno == EINPROGRESS && poll(&p, 1, 3000) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el) == 0)
-			ok = e == 0;
-		close(fd);
-	}
-	freeaddrinfo(res);
-	return ok;
-}
-
 /* The CLI's own image (NAME:CLI beside NAME:latest, as image/build.sh --cli
  * makes it) when the engine has it, else the all-in-one (the runner's run_image). */
 static void run_image(const char *engine, const char *cli, char *out, size_t len)
 {
-	const char *image = engine_image(), *last = strrchr(image, '/');
-	const char *name = last ? last + 1 : image, *colon = strchr(name, ':');
-	char own[600] = "", id[128];
+	char own[640], id[128];
 
-	snprintf(out, len, "%s", image);
-	if (strchr(name, '@'))
-		return;
-	if (!colon)
-		snprintf(own, sizeof(own), "%s:%s", image, cli);
-	else if (strcmp(colon, ":latest") == 0)
-		snprintf(own, sizeof(own), "%.*s:%s", (int)(colon - image), image, cli);
-	if (own[0] && engine[0] && engine_image_id(engine, own, id, sizeof(id)))
+	snprintf(out, len, "%s", engine_image());
+	if (image_own(engine_image(), cli, own, sizeof(own)) && engine[0] && engine_image_id(engine, own, id, sizeof(id)))
 		snprintf(out, len, "%s", own);
 }
 
-/* The gateway's image beside the image: NAME-gateway:TAG (the runner's gw_image_name). */
+/* The gateway's and the key broker's images beside the image (images.h), as a run names them. */
 static void gateway_image(char *out, size_t len)
 {
-	const char *image = engine_image(), *last = strrchr(image, '/'), *colon = strchr(last ? last : image, ':');
-
-	if (colon)
-		snprintf(out, len, "%.*s-gateway%s", (int)(colon - image), image, colon);
-	else
-		snprintf(out, len, "%s-gateway:latest", image);
+	image_gateway(engine_image(), getenv("CLI_SANDBOX_GATEWAY_IMAGE"), out, len);
 }
 
-/* The key broker's image beside the image (the runner's kb_image_name): NAME-broker:TAG, and
- * NAME-broker:latest for a CLI's own image NAME:CLI (one broker serves every CLI). */
 static void broker_image(char *out, size_t len)
 {
-	const char *image = engine_image(), *b = getenv("CLI_SANDBOX_BROKER_IMAGE"), *last = strrchr(image, '/'),
-		   *colon = strchr(last ? last : image, ':');
-
-	if (b && *b)
-		snprintf(out, len, "%s", b);
-	else if (colon && !cs_cli_by_name(colon + 1))
-		snprintf(out, len, "%.*s-broker%s", (int)(colon - image), image, colon);
-	else
-		snprintf(out, len, "%.*s-broker:latest", (int)(colon ? (size_t)(colon - image) : strlen(image)), image);
+	image_broker(engine_image(), getenv("CLI_SANDBOX_BROKER_IMAGE"), out, len);
 }
 
 /* An `up` gateway's record: its container's name ("" without a record). */
@@ -219,7 +149,7 @@ int cmd_status(int argc, char **argv)
 	gw_running = container[0] && eng_ok && engine_running(engine, container);
 	if (container[0] && !gw_running)
 		strcat(missing, " gateway");
-	reach = reachable(ep.url);
+	reach = tcp_reachable(ep.url, 3000);
 	if (!reach)
 		strcat(missing, " endpoint");
 	ready = missing[0] == '\0';

@@ -19,6 +19,9 @@ int cmd_version(int argc, char **argv);
 int cmd_platform(int argc, char **argv);
 int cmd_quickstart(int argc, char **argv);
 int cmd_init(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+int cmd_limits(int argc, char **argv);
+int cmd_ping_report(int argc, char **argv);
 
 /* Prints the error line and returns the exit status. */
 int ctl_fail(const struct cs_error *err);

@@ -17,6 +17,9 @@ static const char usage[] =
 	"  platform                    what this host offers a run (engine, cgroups, namespaces, ...)\n"
 	"  quickstart                  command lines to start with, filled in for this host\n"
 	"  init [--force]              write a commented configuration file in CLI_SANDBOX_HOME\n"
+	"  doctor [...]                the runner's doctor: its checks, given what the runner decided\n"
+	"  limits [...]                the run's limits, KEY=VALUE lines for the runner\n"
+	"  ping-report [...]           ping's checks read and reported, for the runner's ping\n"
 	"Each COMMAND --help says more.  docs/hostctl.md.\n";
 
 static const struct {
@@ -26,6 +29,8 @@ static const struct {
 	{ "endpoints", cmd_endpoints }, { "plan", cmd_plan },           { "status", cmd_status },
 	{ "version", cmd_version },     { "--version", cmd_version },   { "platform", cmd_platform },
 	{ "quickstart", cmd_quickstart }, { "init", cmd_init },       { "models", cmd_models },
+	{ "doctor", cmd_doctor }, { "limits", cmd_limits },
+	{ "ping-report", cmd_ping_report },
 };
 
 int main(int argc, char **argv)

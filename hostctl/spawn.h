@@ -13,6 +13,10 @@
  * output, NUL-terminated, trailing newlines removed. */
 int spawn_capture(char *const argv[], char *out, size_t len, int timeout_ms);
 
+/* The same, its stderr kept too (after stdout's, as they come): for an
+ * engine's error line, which it writes there. */
+int spawn_capture_all(char *const argv[], char *out, size_t len, int timeout_ms);
+
 /* True when name is an executable on PATH. */
 int on_path(const char *name);
 

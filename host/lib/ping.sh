@@ -1,6 +1,6 @@
 # host/lib/ping.sh: 'ping' (does the model answer, and with a structured tool call, on the
 # shellcheck shell=sh
-# exact path the CLI will use) and doctor's backend checks ('status' is cli-sandbox-ctl's).
+# exact path the CLI will use; 'status' and doctor's checks are cli-sandbox-ctl's).
 # Sourced by host/cli-sandbox; docs/gateway.md. The checks themselves run in host/lib/ping.mjs, inside
 # the sandbox image behind its managed firewall (and inside the gateway's container for the
 # upstream), never from this host.
@@ -8,7 +8,7 @@
 # ping_sandbox API CHECK TOOLS: run ping.mjs in the sandbox image, managed firewall, on the
 # CLI's path; prints its JSON lines.
 ping_sandbox() {
-	CMD=
+	_check=$2 CMD=
 	add run --rm -i
 	# The run's limits (pids, memory, CPUs, open files, /tmp), as a run of the CLI gets them.
 	add_limits
@@ -26,13 +26,9 @@ ping_sandbox() {
 	run_image
 	add "$IMG" -- node /opt/cli-sandbox/ping.mjs
 	eval "set -- $GLOBAL_Q $CMD"
-	# Its JSON lines, and the init's block-log lines (what the firewall refused) as checks.
-	_res=$("$engine" "$@" 2>&1 </dev/null | awk '
-		/^\{/ { print; next }
-		/^cli-sandbox-init: blocked: / { l = $0; sub(/^cli-sandbox-init: blocked: /, "", l); gsub(/["\\]/, "", l)
-		         printf "{\"check\":\"firewall\",\"ok\":false,\"error\":\"the firewall refused %s\"}\n", l }')
-	[ -n "$_res" ] || _res=$(printf '{"check":"%s","ok":false,"error":"the sandbox did not run the check (see cli-sandbox doctor)"}' "$2")
-	printf '%s\n' "$_res"
+	# Its JSON lines, and the init's block-log lines (what the firewall refused) as checks, read
+	# by the host program (cli-sandbox-ctl ping-report, docs/hostctl.md); a failed CHECK when none.
+	"$engine" "$@" 2>&1 </dev/null | ctl_exec ping-report --lines "$_check"
 }
 
 # ping_upstream: the direct check from the gateway's container (where the key is).
@@ -49,30 +45,13 @@ ping_upstream() {
 		echo '{"check":"direct","ok":false,"error":"the gateway container did not run the check"}'
 }
 
-# ping_report JSON-LINES: print the results (text or --json) and the verdict; fail when NOT OK.
+# ping_report JSON-LINES JSON: print the results (text, or one object when JSON is true) and the
+# verdict, READY or NOT OK; fail when NOT OK (cli-sandbox-ctl ping-report, docs/hostctl.md).
 ping_report() {
-	printf '%s\n' "$1" | awk -v json="$2" -v cli="$cli" -v ep="$endpoint" -v plan="$PLAN" '
-		function f(k,   m) { if (match($0, "\"" k "\":(\"([^\"\\\\]|\\\\.)*\"|[^,}]*)")) { m = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3); gsub(/^"|"$/, "", m); return m } return "" }
-		/^\{/ { n++; line[n] = $0; if (f("ok") != "true") bad = 1 }
-		END {
-			if (n == 0) bad = 1
-			if (json == "true") {
-				printf "{\"cli\":\"%s\",\"endpoint\":\"%s\",\"path\":\"%s\",\"ready\":%s,\"checks\":[", cli, ep, plan, bad ? "false" : "true"
-				for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? "," : ""), line[i]
-				print "]}"
-			} else {
-				for (i = 1; i <= n; i++) {
-					$0 = line[i]
-					extra = ""
-					if (f("load_ms") != "") extra = sprintf(", load %s ms, %s", f("load_ms"), f("cold") == "true" ? "cold (was not loaded)" : f("cold") == "false" ? "loaded" : "load state unknown")
-					if (f("ok") == "true") printf "ok      %-8s %5s ms  %s%s\n", f("check"), f("ms"), f("tool") != "" ? "tool call " f("tool") : "reply: " f("reply"), extra
-					else printf "NOT OK  %-8s %s%s\n", f("check"), f("error"), f("hint") != "" ? "\n        hint: " f("hint") : ""
-					if (f("load_ms") + 0 > 2000) printf "        hint: loading dominates; keep the model loaded with OLLAMA_KEEP_ALIVE (e.g. 30m) on the Ollama host\n"
-				}
-				print (bad ? "NOT OK" : "READY") " (" cli " via " plan " to " ep ")"
-			}
-			exit bad
-		}'
+	_lines=$1 _j=$2
+	set -- ping-report --cli "$cli" --endpoint "$endpoint" --path "$PLAN"
+	[ "$_j" = false ] || set -- "$@" --json
+	printf '%s\n' "$_lines" | ctl_exec "$@"
 }
 
 # ping_creds VALUE: the CLI's credential (the run's token, or the endpoint's key on a direct
@@ -143,81 +122,4 @@ $(ping_sandbox "$CLI_API" path "$_tools")"
 		fi
 	fi
 	ping_report "$_out" "$_json"
-}
-
-# ---------------------------------------------------------------- doctor's backend checks
-# doctor_image CHECK IMAGE WHAT FIX: doctor's line CHECK on whether the engine has IMAGE (WHAT
-# names it in the failure, FIX is the build command), one check for every image a path needs.
-doctor_image() {
-	if [ "$_engine_ok" != true ]; then
-		check "$1" false "cannot check $2: the engine does not answer" "fix the engine first"
-	elif eng image inspect "$2" >/dev/null 2>&1; then
-		check "$1" true "$2 is present"
-	else
-		check "$1" false "$3 $2 is not present in $engine" "$4"
-	fi
-}
-
-# doctor_broker_image: the key broker's image, which a run on this path needs (host/lib/keys.sh).
-doctor_broker_image() {
-	kb_image_name
-	doctor_image broker-image "$kb_image" "the key broker's image" \
-		"build it: sh image/build.sh --cli broker (or set CLI_SANDBOX_BROKER_IMAGE; --keys-in puts the key in the sandbox instead)"
-}
-
-# doctor_backend: for an endpoint with a type (the one a run would use), doctor's lines about
-# its path: the plan for the CLI (direct, gateway, or refused and why), and on the gateway's
-# path its image and an 'up' gateway's state (running, or a stale record); for Ollama, the
-# model installed when this host reaches it. Reads only: a stale record is reported, not
-# removed. Sets DOC_PLAN (legacy, direct, gateway or refused) for the credential check.
-doctor_backend() {
-	DOC_PLAN=legacy
-	[ -n "$endpoint" ] && [ "$url" = "$(endpoint_url "$endpoint")" ] || return 0
-	[ -n "$(ep_get "$endpoint" type)" ] || return 0
-	if ! _why=$( (plan_backend "$cli" "$endpoint" "$keep_keys_out") 2>&1 >/dev/null); then
-		DOC_PLAN=refused
-		check path false "$cli against endpoint '$endpoint' is refused before start: ${_why#"$prog: "}" \
-			"do what the reason names (another CLI, another endpoint, or the variable exported); docs/gateway.md has the table of each CLI and endpoint type"
-		return 0
-	fi
-	plan_backend "$cli" "$endpoint" "$keep_keys_out"
-	DOC_PLAN=$PLAN
-	_what="endpoint '$endpoint' ($EP_TYPE, speaks ${EP_SPEAKS:-unknown}${EP_MODEL:+, model $EP_MODEL})"
-	if [ "$PLAN" = direct ] && { [ -z "$EP_KEYENV" ] || [ "$keys_in" = true ]; }; then
-		check path true "$cli goes direct to $_what$([ -z "$EP_KEYENV" ] || echo ", the key from \$$EP_KEYENV in the sandbox (--keys-in)")"
-	elif [ "$PLAN" = direct ]; then
-		check path true "$cli goes to $_what through the key broker: the sandbox gets a run's token, the broker alone holds \$$EP_KEYENV"
-		doctor_broker_image
-	else
-		check path true "$cli goes through the gateway to $_what (Anthropic Messages in, $UP_API out), behind the key broker: the sandbox gets a run's token$([ -z "$EP_KEYENV" ] || echo ", the gateway alone holds \$$EP_KEYENV")"
-		gw_image_name
-		doctor_image gateway-image "$gw_image" "the gateway's image" \
-			"build it: sh image/build.sh --cli gateway (or set CLI_SANDBOX_GATEWAY_IMAGE)"
-		_f=$conf/gateway/$endpoint
-		if [ ! -f "$_f" ]; then
-			check gateway true "not up: each run starts one for itself and stops it after (a long-lived one: cli-sandbox --endpoint $endpoint up)"
-		else
-			_ct=$(sed -n 's/^container=//p' "$_f") _ip=$(sed -n 's/^ip=//p' "$_f")
-			if [ "$_engine_ok" = true ] && [ "$(eng inspect -f '{{.State.Running}}' "$_ct" 2>/dev/null)" = true ]; then
-				check gateway true "up: $_ct at $_ip:$GW_PORT, which runs use"
-			else
-				check gateway false "stale record $_f: its container $_ct is not running" \
-					"cli-sandbox --endpoint $endpoint down (then up again for a long-lived gateway)"
-			fi
-		fi
-	fi
-	[ "$PLAN" = direct ] || doctor_broker_image
-	[ "$EP_TYPE" = ollama ] && [ -n "$EP_MODEL" ] || return 0
-	ep_base "$EP_URL" ollama; OB=$BASE
-	if ! command -v curl >/dev/null 2>&1; then
-		check model true "$EP_MODEL not checked: no curl on this host"
-	elif ! curl -sf -o /dev/null --noproxy '*' --connect-timeout 3 --max-time 10 "$OB/api/tags" 2>/dev/null; then
-		check model true "$EP_MODEL not checked: Ollama at $OB does not answer from this host (cli-sandbox ping checks it from the gateway)"
-	elif (ollama_has "$EP_MODEL") 2>/dev/null; then
-		check model true "$EP_MODEL is installed on '$endpoint'"
-	else
-		shq "$EP_MODEL"
-		check model false "$EP_MODEL is not installed on '$endpoint'" \
-			"cli-sandbox --endpoint $endpoint models pull $Q (or choose another: models use M)"
-	fi
 }

@@ -96,6 +96,8 @@ inspect) printf '%s\n' "$name" "$@" >>"$FAKE_DIR/queries"; [ -n "${FAKE_RUNNING:
 		fi
 		prev=$a
 	done
+	# FAKE_RUN_OUT: what the container prints (ping's checks, the init's block log).
+	[ -z "${FAKE_RUN_OUT:-}" ] || printf '%s\n' "$FAKE_RUN_OUT"
 	exit "${FAKE_RUN_RC:-0}" ;;
 esac
 EOF
@@ -119,7 +121,7 @@ export HOME="$T/home" CLI_SANDBOX_HOME="$T/conf" FAKE_DIR="$T/fake" GIT_CONFIG_N
 export CLI_SANDBOX_PINNING=false
 unset CLI_SANDBOX_ENGINE CLI_SANDBOX_IMAGE CLI_SANDBOX_RELEASE CLI_SANDBOX_RELEASE_OUT CLI_SANDBOX_SIGN_BY CLI_SANDBOX_PUSH CLI_SANDBOX_HOST_ADDRESS CLI_SANDBOX_DOCKER_SOCKET \
 	CLI_SANDBOX_ENGINE_ARGS CLI_SANDBOX_ENGINE_GLOBAL_ARGS DOCKER_HOST DOCKER_CONTEXT DOCKER_CONFIG GIT_CONFIG_GLOBAL \
-	FAKE_VERSION_RC FAKE_IMAGE_RC FAKE_GATEWAY FAKE_DOCKER_DOWN FAKE_UID FAKE_GID FAKE_RUNNING \
+	FAKE_VERSION_RC FAKE_RUN_OUT FAKE_IMAGE_RC FAKE_GATEWAY FAKE_DOCKER_DOWN FAKE_UID FAKE_GID FAKE_RUNNING \
 	ANTHROPIC_AUTH_TOKEN CODEX_API_KEY GEMINI_API_KEY GOOGLE_API_KEY \
 	CLI_SANDBOX_PIDS_LIMIT CLI_SANDBOX_TMP_SIZE
 # The limits that depend on this machine, fixed here so that the exact arguments below do not;
@@ -658,46 +660,17 @@ t "doctor in the home directory: the workspace check fails" jq_is '(j["ok"], c["
 cs endpoints add local "http://localhost:$port" --no-probe
 FAKE_GATEWAY=127.0.0.1 cs doctor --json --endpoint local
 t "doctor: a host endpoint is tested as given and at the gateway address" jq_is '(c["endpoint"]["ok"], "containers use http://127.0.0.1:" in c["endpoint"]["detail"])' "(True, True)"
-printf '#!/bin/sh\necho "2: lo    inet 127.0.0.2/8 scope host lo"\n' >"$T/nostat/ip" && chmod +x "$T/nostat/ip"
-rm -f "$T/nostat/stat"
-PATH="$T/nostat:$PATH" FAKE_GATEWAY=127.0.0.2 cs doctor --json --endpoint local
+# The kernel says which addresses are this host's (cli-sandbox-ctl binds there): all of 127/8.
+FAKE_GATEWAY=127.0.0.2 cs doctor --json --endpoint local
 t "doctor: a host server not listening where containers connect fails with the fix" \
 	jq_is '(c["endpoint"]["ok"], "listen on 127.0.0.2" in c["endpoint"]["fix"])' "(False, True)"
-FAKE_GATEWAY=127.0.0.3 cs doctor --json --endpoint local
+FAKE_GATEWAY=192.0.2.3 cs doctor --json --endpoint local
 t "doctor: a gateway address not up on this host is not tested" jq_is '(c["endpoint"]["ok"], "not tested" in c["endpoint"]["detail"])' "(True, True)"
-# A fake nc that knows -z records its arguments and says "open"; one without -z (busybox) is
-# skipped for curl.
-mkdir -p "$T/nc-z" "$T/nc-bb"
-cat >"$T/nc-z/nc" <<'EOF'
-#!/bin/sh
-[ "$1" != -h ] || { echo "  -z  zero-I/O mode"; exit 1; }
-printf '%s\n' "$@" >"$FAKE_DIR/nc"
-EOF
-cat >"$T/nc-bb/nc" <<'EOF'
-#!/bin/sh
-echo "Usage: nc [-iN] [-wN] [-l] [-p PORT] IPADDR PORT" >&2
-exit 1
-EOF
-chmod +x "$T/nc-z/nc" "$T/nc-bb/nc"
-PATH="$T/nc-z:$PATH" cs doctor --json --managed "http://127.0.0.1:$closed"
-t "doctor uses nc -z -w 3 HOST PORT when nc knows -z" \
-	[ "$(cat "$FAKE_DIR/nc" 2>/dev/null)" = "$(printf -- '-z\n-w\n3\n127.0.0.1\n%s' "$closed")" ]
-t "... and believes it" jq_is 'c["endpoint"]["ok"]' True
-PATH="$T/nc-bb:$PATH" cs doctor --json --managed "http://127.0.0.1:$port"
-t "doctor skips an nc without -z (busybox) and still finds the endpoint" jq_is 'c["endpoint"]["ok"]' True
-PATH="$T/nc-bb:$PATH" cs doctor --json --managed "http://127.0.0.1:$closed"
-t "... and still finds a closed port closed" jq_is 'c["endpoint"]["ok"]' False
-if command -v wget >/dev/null 2>&1 && wget --version 2>/dev/null | grep -q 'GNU Wget'; then
-	mkdir -p "$T/wget-only" && ln -s "$(command -v wget)" "$T/wget-only/wget"
-	PATH="$T/only-docker:$T/wget-only:$T/min" cs doctor --json --managed "http://127.0.0.1:$port"
-	t "doctor with GNU wget only: an open port is reachable" jq_is 'c["endpoint"]["ok"]' True
-	PATH="$T/only-docker:$T/wget-only:$T/min" cs doctor --json --managed "http://127.0.0.1:$closed"
-	t "doctor with GNU wget only: a closed port is not" jq_is 'c["endpoint"]["ok"]' False
-else
-	printf '# SKIP doctor with wget only: GNU wget is not installed\n'
-fi
+# The TCP test is cli-sandbox-ctl's own connect: no nc, curl or wget needed.
 PATH="$T/only-docker:$T/min" cs doctor --json --managed "http://127.0.0.1:$port"
-t "doctor without nc, curl or wget: the endpoint cannot be tested" jq_is '(c["endpoint"]["ok"], "cannot test" in c["endpoint"]["detail"])' "(False, True)"
+t "doctor without nc, curl or wget: an open port is reachable" jq_is 'c["endpoint"]["ok"]' True
+PATH="$T/only-docker:$T/min" cs doctor --json --managed "http://127.0.0.1:$closed"
+t "doctor without nc, curl or wget: a closed port is not" jq_is 'c["endpoint"]["ok"]' False
 PATH="$T/min" cs doctor --json --interactive
 t "doctor with no engine at all: reported, not a crash" jq_is '(j["ok"], c["engine"]["ok"])' "(False, False)"
 unset FAKE_GATEWAY
@@ -1017,7 +990,8 @@ while ! grep -q listening "$T/oll.port" 2>/dev/null && [ $i -lt 100 ]; do sleep 
 oport=$(awk '{ print $NF }' "$T/oll.port")
 cs endpoints add gwo "http://127.0.0.1:$oport" --type ollama --model qwen3:8b --no-probe
 cs endpoints add gwo2 "http://127.0.0.1:$oport" --type ollama --model absent:1b --no-probe
-ANTHROPIC_API_KEY='' FAKE_IMAGES="localhost/cli-sandbox:latest $GWI $KBI" cs --endpoint gwc doctor --json
+# (A translation needs the key broker: doctor's plan, as a run's, refuses it with --keys-in.)
+CS_KEYS_OUT=1 ANTHROPIC_API_KEY='' FAKE_IMAGES="localhost/cli-sandbox:latest $GWI $KBI" cs --endpoint gwc doctor --json
 t "doctor --json, a gateway endpoint: the path is the gateway, said in one line" \
 	jq_is '(c["path"]["ok"], "claude goes through the gateway to endpoint " + chr(39) + "gwc" + chr(39) + " (openai, speaks chat, model m)" in c["path"]["detail"])' "(True, True)"
 t "... its image present" jq_is '(c["gateway-image"]["ok"], c["gateway-image"]["detail"])' "(True, '$GWI is present')"
@@ -1025,22 +999,22 @@ t "... not up: each run starts its own" jq_is '(c["gateway"]["ok"], c["gateway"]
 t "... the credential is the run's token: no key of the person's needed" jq_is '(c["credential"]["ok"], "token" in c["credential"]["detail"])' "(True, True)"
 t "... the key broker's image, which a translation goes behind, present" jq_is '(c["broker-image"]["ok"], c["broker-image"]["detail"])' "(True, '$KBI is present')"
 t "... in that order, after the endpoint" jq_is '[x["name"] for x in j["checks"]][:8]' "['engine', 'image', 'endpoint', 'path', 'gateway-image', 'gateway', 'broker-image', 'credential']"
-cs --endpoint gwc doctor
+CS_KEYS_OUT=1 cs --endpoint gwc doctor
 t "doctor (text) without the gateway's image: FAIL with the build command" \
 	sh -c "grep -q '^FAIL gateway-image: the gateway.s image $GWI is not present' '$T/out' && grep -q 'fix: build it: sh image/build.sh --cli gateway' '$T/out'"
 mkdir -p "$CLI_SANDBOX_HOME/gateway"
 printf 'container=cli-sandbox-gw-gwc\nnetwork=n\nip=198.51.100.170\ntoken=t\n' >"$CLI_SANDBOX_HOME/gateway/gwc"
-FAKE_RUNNING=true FAKE_IMAGES="localhost/cli-sandbox:latest $GWI $KBI" cs --endpoint gwc doctor --json
+CS_KEYS_OUT=1 FAKE_RUNNING=true FAKE_IMAGES="localhost/cli-sandbox:latest $GWI $KBI" cs --endpoint gwc doctor --json
 t "doctor --json, an up gateway that runs: ok, its container and address" \
 	jq_is '(c["gateway"]["ok"], c["gateway"]["detail"])' "(True, 'up: cli-sandbox-gw-gwc at 198.51.100.170:3456, which runs use')"
-FAKE_RUNNING=false FAKE_IMAGES="localhost/cli-sandbox:latest $GWI $KBI" cs --endpoint gwc doctor --json
+CS_KEYS_OUT=1 FAKE_RUNNING=false FAKE_IMAGES="localhost/cli-sandbox:latest $GWI $KBI" cs --endpoint gwc doctor --json
 t "doctor --json, an up gateway whose container is gone: a stale record, fix down" \
 	jq_is '(j["ok"], c["gateway"]["ok"], "stale record" in c["gateway"]["detail"], "down" in c["gateway"]["fix"])' "(False, False, True, True)"
 t "... the record left as it was (doctor only reads)" [ -f "$CLI_SANDBOX_HOME/gateway/gwc" ]
 rm -f "$CLI_SANDBOX_HOME/gateway/gwc"
 cs --endpoint gwc doctor --json codex
 t "doctor --json, codex against Chat Completions only: refused before start, and why" \
-	jq_is '(c["path"]["ok"], "refused before start: codex needs the OpenAI Responses API" in c["path"]["detail"])' "(False, True)"
+	jq_is '(c["path"]["ok"], "refused before start: codex needs the responses API" in c["path"]["detail"])' "(False, True)"
 cs --endpoint gwa doctor --json
 t "doctor --json, an unset key variable: the plan refused, naming it" \
 	jq_is '(c["path"]["ok"], "GW_TEST_KEY" in c["path"]["detail"])' "(False, True)"
@@ -1111,6 +1085,16 @@ t "... mounted read-only where the init reads it" grep -q '/cli-sandbox-credenti
 t "... no value, nor -e of its name, among the engine's arguments" sh -c "! grep -q sk-gw-host-test-value '$FAKE_DIR/args' && ! grep -qx ANTHROPIC_API_KEY '$FAKE_DIR/args'"
 t "... and the file is gone after" sh -c "[ -z \"\$(ls -A '$RUN')\" ]"
 t "ping's sandbox gets the run's limits (pids, memory, no swap on top, /tmp)" sh -c "grep -qx -- --pids-limit '$FAKE_DIR/args' && grep -qx -- --memory-swap '$FAKE_DIR/args' && grep -q '^/tmp:rw,nosuid,nodev,exec,size=' '$FAKE_DIR/args'"
+t "ping, a sandbox that printed no check: NOT OK, naming the check, exit 1" \
+	sh -c "[ $rc = 1 ] && grep -q '^NOT OK  direct   the sandbox did not run the check' '$T/out' && grep -qx 'NOT OK (claude via direct to gwa)' '$T/out'"
+FAKE_RUN_OUT=$(printf '%s\n' 'cli-sandbox-init: starting' '{"check":"direct","ok":true,"ms":41,"api":"anthropic","reply":"pong\u001b[2J"}' \
+	'cli-sandbox-init: blocked: tcp 203.0.113.9:443 "x"')
+FAKE_RUN_OUT=$FAKE_RUN_OUT FAKE_GATEWAY=127.0.0.1 GW_TEST_KEY=sk-gw-host-test-value cs --endpoint gwa ping --no-tools
+t "ping: a check's line and the firewall's refusal, reported; no escape reaches the terminal" \
+	sh -c "[ $rc = 1 ] && grep -qx 'ok      direct      41 ms  reply: pong?\[2J' '$T/out' && grep -qF 'NOT OK  firewall the firewall refused tcp 203.0.113.9:443 \"x\"' '$T/out'"
+FAKE_RUN_OUT=$(printf '%s\n' '{"check":"direct","ok":true,"ms":41,"api":"anthropic","reply":"pong"}')
+FAKE_RUN_OUT=$FAKE_RUN_OUT FAKE_GATEWAY=127.0.0.1 GW_TEST_KEY=sk-gw-host-test-value cs --endpoint gwa ping --no-tools --json
+t "ping --json: READY, one object with its checks, exit 0" sh -c "[ $rc = 0 ] && python3 -c 'import json,sys; j = json.load(open(sys.argv[1])); assert j[\"ready\"] is True and j[\"path\"] == \"direct\" and [c[\"check\"] for c in j[\"checks\"]] == [\"direct\"]' '$T/out'"
 
 # ---------------------------------------------------------------- limits
 # The defaults, from this machine: half its memory (at most 8 GiB), all CPUs but one (at least
