@@ -54,6 +54,10 @@ cleanup() {
 		tmux kill-session -t "$s" 2>/dev/null
 	done
 	if [ -n "$PNET" ]; then
+		# a run cut short may leave its broker on the sandbox's network (the private dockerd
+		# goes whole, with its networks)
+		for c in $(podman ps -aq --filter "network=$TAG-sb" 2>/dev/null); do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
+		podman network rm "$TAG-sb" >/dev/null 2>&1
 		podman rm -f -t 0 "$TAG-gw" "$TAG-other" >/dev/null 2>&1
 		podman network rm "$PNET" >/dev/null 2>&1
 	fi
