@@ -21,11 +21,14 @@ const ROUTES = {
         ['GET', /^\/v1\/models$/, null],
         ['GET', /^\/v1\/models\/[A-Za-z0-9._:@-]{1,128}$/, null],
     ],
+    // With or without /v1: codex and the OpenAI SDKs append /responses, /chat/completions
+    // to the base URL as given, and `--managed URL` keeps a URL without /v1 as it is (a
+    // server that serves the API at its root, as LiteLLM does). The path goes on unchanged.
     openai: [
-        ['POST', /^\/v1\/chat\/completions$/, 'body'],
-        ['POST', /^\/v1\/responses$/, 'body'],
-        ['GET', /^\/v1\/models$/, null],
-        ['GET', /^\/v1\/models\/[A-Za-z0-9._:@-]{1,128}$/, null],
+        ['POST', /^(\/v1)?\/chat\/completions$/, 'body'],
+        ['POST', /^(\/v1)?\/responses$/, 'body'],
+        ['GET', /^(\/v1)?\/models$/, null],
+        ['GET', /^(\/v1)?\/models\/[A-Za-z0-9._:@-]{1,128}$/, null],
     ],
     gemini: [
         ['POST', /^\/v1beta\/models\/([A-Za-z0-9._-]{1,128}):(generateContent|streamGenerateContent|countTokens)$/, 'path'],

@@ -20,10 +20,11 @@ BIMAGE=${CLI_SANDBOX_BROKER_IMAGE:-localhost/cli-sandbox-broker:latest}
 PYIMAGE=${CLI_SANDBOX_PYTHON_IMAGE:-localhost/cli-sandbox-python:test}
 LIMITS="--runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1000:1000"
 NET=cli-sandbox-broker-bench-$$ UP=cs-broker-bench-up-$$ BR=cs-broker-bench-br-$$ CL=cs-broker-bench-cl-$$
-DIR=""
+DIR="" DIRV=""
 cleanup() {
 	for c in "$UP" "$CL"; do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
 	[ -z "$DIR" ] || broker_stop podman "$BR" "$DIR"
+	[ -z "$DIRV" ] || rm -rf "$DIRV"
 	podman network rm "$NET" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
@@ -59,17 +60,35 @@ start_ticks=$(sed 's/.*) //' "/proc/$pid/stat" | cut -d' ' -f20)
 echo "broker start: podman run -d returned after $(( (t_run - t0) / 1000000 )) ms, nginx listening $(( (t_up - t0) / 1000000 )) ms after podman run -d;" \
 	"seen $(awk -v u="$up_s" -v s="$start_ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.0f", (u - s / hz) * 1000 }') ms after its first process started (10 ms ticks)"
 # nginx's own start, without the engine: exec of nginx until it listens, timed inside a
-# container with the same image, confinement and files (5 runs, the median).
-own=""
-for _ in 1 2 3 4 5; do
-	# shellcheck disable=SC2086,SC2016 # LIMITS is a list of words; the inner shell expands
-	own="$own $(podman run --rm $LIMITS --network none --read-only --tmpfs /tmp:rw,size=16m,mode=1777 --cap-drop ALL \
-		--security-opt no-new-privileges --user 1002:1002 --memory 64m --pids-limit 64 -v "$DIR:/run/broker:ro" \
-		--entrypoint sh "$BIMAGE" -c 't0=$(date +%s%N); /usr/sbin/nginx -e stderr -c /usr/share/cli-sandbox-broker/nginx.conf 2>/dev/null &
-			i=0; until grep -q ":1F90 00000000:0000 0A" /proc/net/tcp; do i=$((i + 1)); [ $i -lt 100000 ] || break; done
-			echo $(( ($(date +%s%N) - t0) / 1000000 )); kill $!')"
-done
-echo "nginx start inside the container (exec to listening; ms, 5 runs):$own"
+# container with the same image, confinement and files (BENCH_STARTS runs, default 7). Twice:
+# with broker.conf as host/lib/broker.sh writes it, and with its settings as `js_var` lines
+# instead of `map` blocks (the same values; each `map` costs nginx a large hash's set-up at
+# parse time, docs/broker.md "Start"), so that both forms are measured side by side.
+# starts DIR: the ms of each run, on one line.
+starts() {
+	_own=""
+	_n=0
+	while [ "$_n" -lt "${BENCH_STARTS:-7}" ]; do
+		_n=$((_n + 1))
+		# shellcheck disable=SC2086,SC2016 # LIMITS is a list of words; the inner shell expands
+		_own="$_own $(podman run --rm $LIMITS --network none --read-only --tmpfs /tmp:rw,size=16m,mode=1777 --cap-drop ALL \
+			--security-opt no-new-privileges --user 1002:1002 --memory 64m --pids-limit 64 -v "$1:/run/broker:ro" \
+			--entrypoint sh "$BIMAGE" -c 't0=$(date +%s%N); /usr/sbin/nginx -e stderr -c /usr/share/cli-sandbox-broker/nginx.conf 2>/dev/null &
+				i=0; until grep -q ":1F90 00000000:0000 0A" /proc/net/tcp; do i=$((i + 1)); [ $i -lt 100000 ] || break; done
+				echo $(( ($(date +%s%N) - t0) / 1000000 )); kill $!')"
+	done
+	echo "$_own"
+}
+DIRV=$(broker_dir_new)
+cp "$DIR/key" "$DIR/broker.conf" "$DIRV/" && cp "$DIR/tokens/"* "$DIRV/tokens/"
+# shellcheck disable=SC2016 # nginx's $variables, written as they are
+sed -i 's/^map "" \(\$broker_[a-z_]*\) { default \("[^"]*"\); }$/js_var \1 \2;/' "$DIRV/broker.conf"
+grep -q '^map ' "$DIRV/broker.conf" && { echo "broker.conf has a map line the bench cannot turn into js_var"; exit 1; }
+echo "load average before the starts: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "nginx start inside the container (exec to listening; ms), broker.conf as host/lib/broker.sh writes it:$(starts "$DIR")"
+echo "nginx start inside the container (exec to listening; ms), the same settings as js_var lines:$(starts "$DIRV")"
+echo "load average after the starts: $(cut -d' ' -f1-3 /proc/loadavg)"
+rm -rf "$DIRV" && DIRV=""
 podman exec "$CL" python3 /b/broker_measure.py latency 198.51.100.210:8080 198.51.100.211:8080 "$token" \
 	"${BENCH_REQUESTS:-200}" "${BENCH_ROUNDS:-5}" 2>&1 | sed 's/^/  /'
 # RSS counts the shared pages (libraries, the configuration) in both processes; PSS shares them out.

@@ -2,9 +2,13 @@
 # A person's first run (issue 20): the README's quick start typed as a person types it, in
 # tmux, on a fresh home, the key exported only in the shell that runs host/cli-sandbox, against
 # the mock gateway (tests/gateway/mock_gateway.py, scripted: a typed question gets a shell tool
-# call that writes /workspace, then an answer quoting the tool's output). Only the test's
-# network and rlimit words go through CLI_SANDBOX_ENGINE_ARGS (and podman's runtime through
-# CLI_SANDBOX_ENGINE_GLOBAL_ARGS): no key, no user, no mount.
+# call that writes /workspace, then an answer quoting the tool's output). Keys out, the
+# default a person gets (docs/broker.md "In a run"): the mock is a container on an --internal
+# network of the test's (198.51.100.144/28 under podman, .176/28 under the private dockerd), the
+# run's key broker joins it (CLI_SANDBOX_BROKER_UPSTREAM_NETWORK), the sandbox is on the
+# broker's own internal network alone (CLI_SANDBOX_BROKER_NETWORK, 198.51.100.16/28 and
+# .0/28). Only that test plumbing and the rlimit words go through CLI_SANDBOX_* variables (and
+# podman's runtime through CLI_SANDBOX_ENGINE_GLOBAL_ARGS): no key, no user, no mount, no network.
 #
 # Two halves, each judged by what happened (files written, the gateway's log), never by an
 # exit status:
@@ -16,7 +20,8 @@
 #           entry here or in the image (setpriv; the daemon's socket given to its group), so
 #           the agent's files must be that uid's.
 # For each: the TUIs of claude, codex and pi (answer on the screen, the tool's file in the
-# workspace, the key in the CLI's environment but in no `ps` line), `-p`/`exec` without `--`,
+# workspace, the key at the mock only, a run token in the CLI's environment, the key in no
+# `ps` line), `-p`/`exec` without `--`,
 # --dry-run without the key's value and creating nothing, a pre-existing ~/.codex/auth.json
 # keeping owner and mode, `shell -- -c` (firewall, uid, capabilities), doctor --json (an
 # unwritable workspace, a missing credential, the engine's choice).
@@ -27,7 +32,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-. "$ROOT/tests/netns/topology.sh"
+. "$ROOT/tests/lib/tap.sh"
 . "$ROOT/tests/dockerd.sh"
 # shellcheck disable=SC2034 # read by tests/lib/tap.sh's ok
 T_QUIET=1
@@ -40,7 +45,7 @@ TAG=csfr$$
 KEY_A=sk-ant-firstrun-$$-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 KEY_O=sk-openai-firstrun-$$-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 REPLY="the first-run gateway answers"
-DNET=''
+DNET='' PNET='' UPNET='' SBSUBNET=''
 
 note() { sed 's/^/#   /'; }
 bail() { echo "Bail out! $*"; exit 1; }
@@ -48,7 +53,14 @@ cleanup() {
 	for s in $(tmux list-sessions -F '#{session_name}' 2>/dev/null | grep "^$TAG-"); do
 		tmux kill-session -t "$s" 2>/dev/null
 	done
-	topo_down
+	if [ -n "$PNET" ]; then
+		# a run cut short may leave its broker on the sandbox's network (the private dockerd
+		# goes whole, with its networks)
+		for c in $(podman ps -aq --filter "network=$TAG-sb" 2>/dev/null); do podman rm -f -t 0 "$c" >/dev/null 2>&1; done
+		podman network rm "$TAG-sb" >/dev/null 2>&1
+		podman rm -f -t 0 "$TAG-gw" "$TAG-other" >/dev/null 2>&1
+		podman network rm "$PNET" >/dev/null 2>&1
+	fi
 	if [ -n "$DOCKERD_PID" ]; then dockerd_stop; fi
 	rm -rf "$WORK"
 }
@@ -60,20 +72,49 @@ for c in tmux podman setpriv timeout python3 git; do
 	command -v "$c" >/dev/null 2>&1 || bail "$c is missing (tests/install-deps.sh)"
 done
 podman image exists "${IMAGE:-localhost/cli-sandbox:latest}" || bail "no image ${IMAGE:-localhost/cli-sandbox:latest}"
+# The key broker's image: run-all's image step builds the CLIs' images, its broker step
+# (after this one) the broker's; a fresh machine has none yet, so the default is built here
+# (build.sh's cache makes the broker step's build a no-op).
+BIMAGE=${CLI_SANDBOX_BROKER_IMAGE:-localhost/cli-sandbox-broker:latest}
+if ! podman image exists "$BIMAGE" && [ "$BIMAGE" = localhost/cli-sandbox-broker:latest ]; then
+	CLI_SANDBOX_ENGINE=podman sh "$ROOT/image/build.sh" --cli broker localhost/cli-sandbox:latest >"$WORK/broker-build.log" 2>&1 ||
+		{ tail -n 5 "$WORK/broker-build.log"; bail "cannot build $BIMAGE"; }
+fi
+podman image exists "$BIMAGE" || bail "no image $BIMAGE (sh image/build.sh --cli broker)"
 
 # The gateway's tool call: a file in /workspace, and a line the answer quotes.
 # shellcheck disable=SC2016 # expanded by the agent's shell
 TOOL='echo first-run > /workspace/agent-wrote.txt; echo "FIRSTRUN-WROTE uid=$(id -u)"'
 
+# servers ENGINE NETWORK GW-IP OTHER-IP LOGDIR [RUN-OPTIONS...]: the mock gateway (port 8090,
+# its log LOGDIR/gateway.log) and a peer that answers TCP on 8080, as containers of the image
+# (it has python3) on NETWORK, unprivileged; waits for the log file.
+servers() {
+	_e=$1 _n=$2 _gw=$3 _ot=$4 _ld=$5
+	shift 5
+	"$_e" run -d --name "$TAG-gw" "$@" --network "$_n" --ip "$_gw" --entrypoint python3 \
+		-v "$ROOT/tests/gateway:/gw:ro" -v "$_ld:/log" --user 65534:65534 "${IMAGE:-localhost/cli-sandbox:latest}" /gw/mock_gateway.py \
+		--listen 0.0.0.0 --port 8090 --reply "$REPLY" --tool-command "$TOOL" --log /log/gateway.log \
+		--max-seconds 3000 >/dev/null || bail "the gateway container did not start"
+	"$_e" run -d --name "$TAG-other" "$@" --network "$_n" --ip "$_ot" --entrypoint python3 \
+		-v "$ROOT/tests/netns:/t:ro" --user 65534:65534 "${IMAGE:-localhost/cli-sandbox:latest}" /t/netservers.py --max-seconds 3000 --tcp 0.0.0.0:8080 \
+		>/dev/null || bail "the peer container did not start"
+	_i=0
+	while [ ! -e "$_ld/gateway.log" ] && [ $_i -lt 100 ]; do sleep 0.2; _i=$((_i + 1)); done
+}
+
 # ---------------------------------------------------------------- the person's shell
 # person_env HALF: the environment a person's terminal has (and no more), one VAR=VALUE a line.
 # PERSON_PREFIX runs it as the person (empty: root).
-# CLI_SANDBOX_KEYS_IN: the test namespace's network (ENGINE_WORDS) leaves no room for the key broker
-# (the runner refuses a network of its own without it); the broker's path is tests/broker/run.sh's.
+# Keys out (the default): the test's plumbing names the network the broker's upstream (the
+# mock) is on, and the sandbox's network with its subnet; the broker's image is named as the
+# run-all step names it (a test image's tag has no broker of its own).
 person_env() {
 	printf '%s\n' "HOME=$PHOME" "PATH=${PERSON_PATH:-/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin}" \
 		"TERM=xterm-256color" "LANG=C.UTF-8" "USER=person" \
-		CLI_SANDBOX_KEYS_IN=true "CLI_SANDBOX_ENGINE_ARGS=$ENGINE_WORDS" "CLI_SANDBOX_ENGINE_GLOBAL_ARGS=$GLOBAL_WORDS"
+		"CLI_SANDBOX_ENGINE_ARGS=$ENGINE_WORDS" "CLI_SANDBOX_ENGINE_GLOBAL_ARGS=$GLOBAL_WORDS" \
+		"CLI_SANDBOX_BROKER_IMAGE=$BIMAGE" "CLI_SANDBOX_BROKER_UPSTREAM_NETWORK=$UPNET" \
+		"CLI_SANDBOX_BROKER_NETWORK=$TAG-sb" "CLI_SANDBOX_BROKER_SUBNET=$SBSUBNET"
 	[ -z "$IMAGE" ] || echo "CLI_SANDBOX_IMAGE=$IMAGE"
 	[ -z "${PERSON_DOCKER_HOST:-}" ] || echo "DOCKER_HOST=$PERSON_DOCKER_HOST"
 }
@@ -205,7 +246,10 @@ tui_case() {
 	_c=$(container_of "$PWS")
 	cli_environ "$_c" >"$WORK/$_l.environ"
 	case $_cli in codex) _k=$KEY_O _v=OPENAI_API_KEY ;; *) _k=$KEY_A _v=ANTHROPIC_API_KEY ;; esac
-	ok "$_l: the key is in $_cli's environment inside ($_v)" grep -qxF "$_v=$_k" "$WORK/$_l.environ"
+	ok "$_l: $_cli's $_v inside is a run token (csbt_...)" grep -qx "$_v=csbt_[0-9a-f]\{64\}" "$WORK/$_l.environ"
+	ok "$_l: no key's value in $_cli's environment inside" sh -c "[ -s '$WORK/$_l.environ' ] && ! grep -qF -e '$KEY_A' -e '$KEY_O' '$WORK/$_l.environ'"
+	ok "$_l: the key reached the mock (through the broker), and no run token did" \
+		sh -c "grep '^HEADERS POST ' '$WORK/$_l.gw' | grep -qF '$_k' && ! grep -q csbt_ '$WORK/$_l.gw'"
 	ps -eo args >"$WORK/$_l.ps"
 	ok "$_l: the key's value is in no process's command line (ps)" sh -c "! grep -qF -e '$KEY_A' -e '$KEY_O' '$WORK/$_l.ps'"
 	# This run's engine: the process whose arguments mount this workspace (other runs on the
@@ -225,6 +269,15 @@ tui_case() {
 		echo "# $_l: $_cli did not exit on its keys in 20 s: the terminal is closed (SIGHUP) and the container removed"
 	tmux kill-session -t "$TAG-$_sess" 2>/dev/null
 	_c=$(container_of "$PWS") && $ENGINE rm -f "$_c" >/dev/null 2>&1
+	# A closed terminal (SIGHUP) can cut the runner's own clean-up short: a broker and network
+	# it left are noted and removed here, as the sandbox's container is above.
+	_i=0
+	while [ $_i -lt 15 ] && $ENGINE network inspect "$TAG-sb" >/dev/null 2>&1; do sleep 1; _i=$((_i + 1)); done
+	if $ENGINE network inspect "$TAG-sb" >/dev/null 2>&1; then
+		echo "# $_l: the runner left its broker's network $TAG-sb after its terminal closed: removed here"
+		for _b in $($ENGINE ps -aq --filter "network=$TAG-sb" 2>/dev/null); do $ENGINE rm -f "$_b" >/dev/null 2>&1; done
+		$ENGINE network rm "$TAG-sb" >/dev/null 2>&1
+	fi
 	# The script removes the directory once its engine has ended, whichever way it ended.
 	_i=0
 	while [ $_i -lt 30 ] && [ -n "$_credsrc" ] && [ -e "${_credsrc%/*}" ]; do sleep 1; _i=$((_i + 1)); done
@@ -257,6 +310,8 @@ half() {
 		ok "$h: '$words' (no --): the tool call wrote /workspace as uid $SB_UID" \
 			[ "$(stat -c %u "$PWS/agent-wrote.txt" 2>/dev/null)" = "$SB_UID" ]
 		ok "$h: '$words': the tool's output came back to the model" grep -q "^TOOL_RESULT .*FIRSTRUN-WROTE uid=$SB_UID" "$WORK/$h-print-$cli.gw"
+		ok "$h: '$words': the mock got the key, never a run token" \
+			sh -c "grep '^HEADERS POST ' '$WORK/$h-print-$cli.gw' | grep -qF -e '$KEY_A' -e '$KEY_O' && ! grep -q csbt_ '$WORK/$h-print-$cli.gw'"
 	done
 
 	# --dry-run: no key's value, nothing created; a run: ~/.codex/auth.json keeps owner and mode.
@@ -288,7 +343,9 @@ half() {
 		grep -E \"^Cap(Prm|Eff|Bnd|Amb)\" /proc/self/status
 		s=\$(date +%s%N); timeout 5 bash -c \"echo > /dev/tcp/${OTHER%:*}/${OTHER#*:}\" 2>/dev/null; echo \"other rc=\$? ms=\$(( (\$(date +%s%N) - s) / 1000000 ))\"
 		timeout 5 bash -c \"echo > /dev/tcp/$GWADDR/$GWPORT\" 2>/dev/null; echo \"gateway rc=\$?\"
-		echo \"key=\${ANTHROPIC_API_KEY:+set}\"
+		b=\${ANTHROPIC_BASE_URL:-\${TASK_AGENT_MODEL_BASE_URL:-}}; b=\${b#http://}; b=\${b%%/*}
+		timeout 5 bash -c \"echo > /dev/tcp/\${b%:*}/\${b##*:}\" 2>/dev/null; echo \"broker rc=\$?\"
+		case \$ANTHROPIC_API_KEY in csbt_*) echo key=token ;; *) echo key=other ;; esac
 		command -v claude >/dev/null && echo cli=there'"
 	person_run "$h-shell"
 	note <"$WORK/$h-shell.out"
@@ -297,8 +354,9 @@ half() {
 	ok "$h: shell: no capabilities at all" sh -c "[ \$(grep -c '^Cap[A-Za-z]*:[[:space:]]*0000000000000000\$' '$WORK/$h-shell.out') -eq 4 ]"
 	_ms=$(sed -n 's/^other rc=[1-9][0-9]* ms=\([0-9]*\)$/\1/p' "$WORK/$h-shell.out")
 	ok "$h: shell: another address is refused at once (${_ms:-no}ms)" [ "${_ms:-9999}" -lt 1000 ]
-	ok "$h: shell: the gateway is reachable" grep -qx "gateway rc=0" "$WORK/$h-shell.out"
-	ok "$h: shell: the credential is there, and claude (the default CLI) in PATH" sh -c "grep -qx key=set '$WORK/$h-shell.out' && grep -qx cli=there '$WORK/$h-shell.out'"
+	ok "$h: shell: the mock is not reachable (only the broker is)" sh -c "grep -q '^gateway rc=[1-9]' '$WORK/$h-shell.out'"
+	ok "$h: shell: the broker (ANTHROPIC_BASE_URL) is reachable" grep -qx "broker rc=0" "$WORK/$h-shell.out"
+	ok "$h: shell: the credential is a run token, and claude (the default CLI) in PATH" sh -c "grep -qx key=token '$WORK/$h-shell.out' && grep -qx cli=there '$WORK/$h-shell.out'"
 
 	# doctor --json: a workspace the sandbox user cannot write, a missing credential.
 	fresh_person "$h-doctor"
@@ -324,15 +382,16 @@ print(eval(sys.argv[2]))' "$WORK/$h-doctor.out" "$1" 2>/dev/null; }
 if [ "${SKIP_PODMAN:-0}" = 1 ]; then
 	echo "# SKIP_PODMAN=1: the podman half is left out"
 else
-	topo_up || bail "cannot build the test network namespaces"
-	GWLOG=$WORK/gateway.log
-	: >"$GWLOG"
-	topo_spawn "$NS_GW" python3 "$ROOT/tests/gateway/mock_gateway.py" --listen 192.0.2.1 --port 8090 \
-		--reply "$REPLY" --tool-command "$TOOL" --log "$GWLOG" --max-seconds 3000 >/dev/null 2>&1
-	topo_spawn "$NS_OTHER" python3 "$ROOT/tests/netns/netservers.py" --max-seconds 3000 --tcp 198.51.100.2:8080
-	topo_wait_tcp "$NS_GW" 192.0.2.1 8090 && topo_wait_tcp "$NS_OTHER" 198.51.100.2 8080 || bail "the test servers did not start"
-	ENGINE=podman URL=http://192.0.2.1:8090 GWADDR=192.0.2.1 GWPORT=8090 OTHER=198.51.100.2:8080
-	ENGINE_WORDS="--network ns:/run/netns/$NS_SBX --ulimit nofile=1024:1024 --ulimit nproc=1000:1000"
+	# 198.51.100.144/28: the mock and a peer, on an internal network that only the run's
+	# broker joins. The .145 is the bridge in this machine's namespace: nothing is sent there.
+	PNET=$TAG-up UPNET=$TAG-up SBSUBNET=198.51.100.16/28
+	podman network create --internal --subnet 198.51.100.144/28 "$PNET" >/dev/null || bail "cannot create $PNET"
+	mkdir -p "$WORK/plog" && chmod 777 "$WORK/plog"
+	GWADDR=198.51.100.146 GWPORT=8090 OTHER=198.51.100.147:8080
+	servers podman "$PNET" "$GWADDR" 198.51.100.147 "$WORK/plog" --runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1000:1000
+	GWLOG=$WORK/plog/gateway.log
+	ENGINE=podman URL=http://$GWADDR:$GWPORT
+	ENGINE_WORDS="--ulimit nofile=1024:1024 --ulimit nproc=1000:1000"
 	GLOBAL_WORDS="--runtime runc"
 	PERSON_PREFIX='' PERSON_UID='' PERSON_GID='' SB_UID=1000
 	# A docker client whose daemon does not answer, first in PATH.
@@ -358,7 +417,9 @@ else
 	ok "podman: doctor, run as root: the agent's files belong to uid 1000, and it says so" \
 		grep -qF "files the agent writes in the workspace belong to uid 1000" "$WORK/podman-engine.out"
 	PERSON_PATH='' PERSON_DOCKER_HOST=''
-	topo_down
+	podman rm -f -t 0 "$TAG-gw" "$TAG-other" >/dev/null 2>&1
+	podman network rm "$PNET" >/dev/null 2>&1
+	PNET=''
 fi
 
 # ---------------------------------------------------------------- dockerd, the person a non-root uid
@@ -367,7 +428,7 @@ if [ "${SKIP_DOCKER:-0}" = 1 ]; then
 else
 	dockerd_start || bail "the test dockerd did not start"
 	DIMAGE=${IMAGE:-localhost/cli-sandbox:latest}
-	dockerd_load "$DIMAGE" || bail "cannot load $DIMAGE into dockerd"
+	{ dockerd_load "$DIMAGE" && dockerd_load "$BIMAGE"; } || bail "cannot load $DIMAGE and $BIMAGE into dockerd"
 	# The person: a uid and gid that no account here has (nor the image).
 	PERSON_UID=$(t_free_id 2345) PERSON_GID=$PERSON_UID
 	chgrp "$PERSON_GID" "$DOCKERD_DIR/sock" && chmod 660 "$DOCKERD_DIR/sock"
@@ -387,18 +448,11 @@ else
 	"$DOCKER" network create --internal --subnet 198.51.100.176/28 "$DNET" >/dev/null || bail "cannot create $DNET"
 	mkdir -p "$WORK/dlog" && chmod 777 "$WORK/dlog"
 	GWADDR=198.51.100.180 GWPORT=8090 OTHER=198.51.100.181:8080
-	"$DOCKER" run -d --name "$TAG-gw" --network "$DNET" --ip "$GWADDR" --entrypoint python3 \
-		-v "$ROOT/tests/gateway:/gw:ro" -v "$WORK/dlog:/log" --user 65534:65534 "$DIMAGE" /gw/mock_gateway.py \
-		--listen 0.0.0.0 --port 8090 --reply "$REPLY" --tool-command "$TOOL" --log /log/gateway.log \
-		--max-seconds 3000 >/dev/null || bail "the gateway container did not start"
-	"$DOCKER" run -d --name "$TAG-other" --network "$DNET" --ip 198.51.100.181 --entrypoint python3 \
-		-v "$ROOT/tests/netns:/t:ro" --user 65534:65534 "$DIMAGE" /t/netservers.py --max-seconds 3000 --tcp 0.0.0.0:8080 \
-		>/dev/null || bail "the peer container did not start"
+	servers "$DOCKER" "$DNET" "$GWADDR" 198.51.100.181 "$WORK/dlog"
 	GWLOG=$WORK/dlog/gateway.log
-	i=0
-	while [ ! -e "$GWLOG" ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
+	UPNET=$DNET SBSUBNET=198.51.100.0/28
 	ENGINE=$DOCKER URL=http://$GWADDR:$GWPORT
-	ENGINE_WORDS="--network $DNET"
+	ENGINE_WORDS=''
 	GLOBAL_WORDS=''
 	PERSON_PATH="/usr/bin:/bin:/usr/sbin:/sbin"
 	half dockerd
