@@ -182,13 +182,16 @@ if [ "${SKIP_IMAGE_TESTS:-0}" != 1 ] && [ -f tests/image/run.sh ]; then
 		step "image-tui-$c" env CLI_SANDBOX_TEST_CLIS=$c CLI_SANDBOX_TEST_IMAGE="$test_repo:$c" \
 			sh tests/image/tui.sh
 	done
-	# a person's first run: the README's commands typed in tmux, under podman and dockerd
-	step image-first-run env CLI_SANDBOX_TEST_IMAGE="${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}" \
-		sh tests/image/first_run.sh
 	# issue 21: the gateway's image, then claude and pi through it, codex refused, ping, status
 	step gateway-image env CLI_SANDBOX_ENGINE=podman sh image/build.sh --cli gateway localhost/cli-sandbox:latest
 	step broker sh -c 'CLI_SANDBOX_ENGINE=podman sh image/build.sh --cli broker localhost/cli-sandbox:latest && sh tests/broker/broker.sh'
 	step broker-run env CLI_SANDBOX_TEST_IMAGE_BASE="$test_repo" sh -c 'sh tests/broker/run.sh && KBTEST_ENGINE=docker sh tests/broker/run.sh'
+	# the real gemini CLI through the key broker, keys out, against a mock Gemini API server
+	step broker-gemini env CLI_SANDBOX_TEST_IMAGE_BASE="$test_repo" sh tests/broker/gemini.sh
+	# a person's first run: the README's commands typed in tmux, under podman and dockerd, keys
+	# out (after the broker's step: it runs through this tree's key broker image)
+	step image-first-run env CLI_SANDBOX_TEST_IMAGE="${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}" \
+		sh tests/image/first_run.sh
 	step gateway-backends env CLI_SANDBOX_TEST_IMAGE="${CLI_SANDBOX_TEST_IMAGE:-localhost/cli-sandbox:test}" \
 		CLI_SANDBOX_GATEWAY_IMAGE=localhost/cli-sandbox-gateway:latest CLI_SANDBOX_BROKER_IMAGE=localhost/cli-sandbox-broker:latest \
 		timeout 1200 sh tests/gateway/backends.sh
