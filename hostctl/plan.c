@@ -215,11 +215,11 @@ static int plan_finish(const struct cs_cli_name *row, const struct endpoint *ep,
 	p->key_in_sandbox = p->route == ROUTE_DIRECT && in->keys_in && p->key_var[0] != '\0';
 	/* Claude Code's per-conversation attribution line would defeat every
 	 * other server's prefix cache; Anthropic's own API is the exception. */
+	if (!p->type[0])
+		return 0;  /* a URL taken as is: told nothing (whose server it is is unknown) */
 	url_host(ep->url, host, sizeof(host));
 	if (strcmp(row->name, "claude") == 0 && strcmp(host, "api.anthropic.com") != 0)
 		env_add(p, "CLAUDE_CODE_ATTRIBUTION_HEADER=0");
-	if (!p->type[0])
-		return 0;
 	/* The endpoint's model, where the CLI talks to it (through the broker or not): claude
 	 * in ANTHROPIC_MODEL, codex with -c model="M"; pi's --model names a model of its own
 	 * registry, so a direct pi keeps its own choice.  Through the translator the

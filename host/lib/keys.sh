@@ -1,8 +1,8 @@
 # shellcheck shell=sh
 # host/lib/keys.sh: keys out by default (issue 32, items 4 and 5; docs/broker.md, "In a run").
 # Sourced by host/cli-sandbox after host/lib/broker.sh and host/lib/gateway.sh; it reads the
-# runner's plan (PLAN, CLI_API, CRED_VAR, EP_*, NO_KEY, PLACEHOLDER_KEY: plan_backend) and its
-# helpers (add, eng, var_get, warn, die, memory_dir, private_dir, host_url, print_cmd).
+# plan (ROUTE, KB_API, KB_FORM, KB_KEYVAR, KB_TOKVARS, KB_MODELS, CLI_URL: host/lib/plan.sh,
+# which reads cli-sandbox-ctl plan's lines) and the runner's helpers (add, eng, var_get, warn, die, memory_dir, private_dir, host_url, print_cmd).
 #
 # A run whose path carries a key of the person's goes through the key broker: the broker's
 # container beside the sandbox holds the key (a file on memory, mounted read-only), the sandbox
@@ -28,90 +28,12 @@ kb_image_name() {
 	esac
 }
 
-# kb_first_set VAR:FORM...: set KB_KEYVAR and KB_FORM from the first VAR exported non-empty.
-kb_first_set() {
-	for _p in "$@"; do
-		var_get "${_p%%:*}"
-		[ -z "$VAL" ] || { KB_KEYVAR=${_p%%:*} KB_FORM=${_p#*:}; return 0; }
-	done
-	return 1
-}
-
-# kb_legacy_api: a URL without a plan (--managed URL, an endpoint without a type): the API and
-# the key follow the CLI and the variable the person exported. Fails when no key is exported.
-kb_legacy_api() {
-	case $cli in
-	claude) KB_API=anthropic; kb_first_set ANTHROPIC_API_KEY:x-api-key ANTHROPIC_AUTH_TOKEN:bearer ;;
-	codex) KB_API=openai; kb_first_set OPENAI_API_KEY:bearer CODEX_API_KEY:bearer ;;
-	gemini) KB_API=gemini; kb_first_set GEMINI_API_KEY:x-goog-api-key GOOGLE_API_KEY:x-goog-api-key ;;
-	*) if kb_first_set ANTHROPIC_API_KEY:x-api-key; then KB_API=anthropic
-	   else KB_API=openai; kb_first_set OPENAI_API_KEY:bearer; fi ;;
-	esac
-}
-
-# keys_route KEYS_IN: decide whether this run goes through the broker. Sets KB (true/false),
-# KB_MODE (direct: broker -> upstream; translate: broker -> router -> upstream), KB_API,
-# KB_FORM, KB_KEYVAR (the person's variable with the key; empty: the router's token), KB_MODELS
-# and KB_TOKVARS (the sandbox's variables that get the token). No key of the person's on the
-# path (a keyless Ollama, a login file): KB=false and today's path.
-keys_route() {
-	KB=false KB_MODE=direct KB_KEYVAR='' KB_FORM='' KB_MODELS='' KB_TOKVARS=''
-	case $PLAN in
-	gateway)
-		# Translation: always behind the broker, --keys-in or not (the router's management
-		# API hands out its key to whoever reaches it with its token).
-		KB=true KB_MODE=translate KB_API=anthropic KB_FORM=x-api-key KB_MODELS=$EP_MODEL KB_TOKVARS=$CRED_VAR
-		return 0 ;;
-	direct)
-		# A keyless Ollama takes no key: the CLI gets a placeholder that is no secret (as codex
-		# always did, plan_backend), never one of the person's keys, and no broker is needed.
-		if [ "$EP_TYPE" = ollama ] && [ -z "$EP_KEYENV" ] && [ "$NO_KEY" = false ]; then
-			: "${PLACEHOLDER_KEY:=ollama}"
-		fi
-		[ -z "$PLACEHOLDER_KEY" ] && [ "$NO_KEY" = false ] || return 0
-		case $CLI_API in anthropic) KB_API=anthropic ;; *) KB_API=openai ;; esac
-		if [ -n "$EP_KEYENV" ]; then
-			KB_KEYVAR=$EP_KEYENV
-			# Anthropic's API takes x-api-key; the other servers that speak Messages (vLLM,
-			# llama-server, Ollama) take Bearer.
-			if [ "$KB_API" = anthropic ] && [ "$EP_TYPE" = anthropic ]; then KB_FORM=x-api-key; else KB_FORM=bearer; fi
-		elif [ "$KB_API" = anthropic ]; then
-			kb_first_set ANTHROPIC_API_KEY:x-api-key ANTHROPIC_AUTH_TOKEN:bearer || return 0
-		else
-			kb_first_set OPENAI_API_KEY:bearer CODEX_API_KEY:bearer || return 0
-		fi
-		KB_MODELS=$EP_MODEL ;;
-	*)
-		[ -n "$url" ] || return 0
-		if [ -n "$key_env" ]; then
-			# An unset key-env: today's path, which says which variable to export.
-			var_get "$key_env"
-			[ -n "$VAL" ] || return 0
-			kb_legacy_api || :
-			KB_KEYVAR=$key_env
-			case $KB_API in anthropic) KB_FORM=x-api-key ;; openai) KB_FORM=bearer ;; gemini) KB_FORM=x-goog-api-key ;; esac
-		else
-			kb_legacy_api || return 0
-		fi ;;
-	esac
-	# The token goes where the CLI reads its key: codex's exec reads CODEX_API_KEY, its TUI's
-	# login OPENAI_API_KEY, so both; claude's Bearer variable when the key came from it.
-	case $cli:$KB_KEYVAR in
-	codex:*) KB_TOKVARS='CODEX_API_KEY OPENAI_API_KEY' ;;
-	claude:ANTHROPIC_AUTH_TOKEN) KB_TOKVARS=ANTHROPIC_AUTH_TOKEN ;;
-	gemini:*) KB_TOKVARS=GEMINI_API_KEY ;;
-	*) case $KB_API in anthropic) KB_TOKVARS=${CRED_VAR:-ANTHROPIC_API_KEY} ;; *) KB_TOKVARS=${CRED_VAR:-OPENAI_API_KEY} ;; esac
-	   [ "$PLAN" != legacy ] || case $KB_API in anthropic) KB_TOKVARS=ANTHROPIC_API_KEY ;; *) KB_TOKVARS=OPENAI_API_KEY ;; esac ;;
-	esac
-	if [ "$1" = true ]; then
-		KB=false KB_WARN=true
-		return 0
-	fi
+# keys_out_checks: before a run through the broker (the plan's route broker or translator).
+keys_out_checks() {
 	kb_own_network_refused
 	# The broker's internal network is the sandbox's only one (as the gateway's was): the
 	# interactive profile's other names are out of reach there. Said, not hidden.
 	[ "$profile" != interactive ] || warn "the key broker keeps the key out, and its internal network is the sandbox's only one: the interactive profile's other names (GitHub, the CLI's own hosts) are out of reach in this run; --keys-in reaches them with the key inside"
-	KB=true
 }
 
 # kb_own_network_refused: CLI_SANDBOX_ENGINE_ARGS that place the sandbox on a network of their
@@ -127,10 +49,9 @@ kb_own_network_refused() {
 }
 
 # keys_warn: --keys-in's one warning line, said once the run is about to start (after any
-# refusal), and only when a key is there to go in.
-KB_WARN=false
+# refusal), and only when a key of the person's goes in (the plan's key_var).
 keys_warn() {
-	[ "$KB_WARN" = true ] || return 0
+	[ "$keys_in" = true ] && [ "$ROUTE" = direct ] && [ -n "$KB_KEYVAR" ] || return 0
 	var_get "$KB_KEYVAR"
 	[ -z "$VAL" ] || warn "--keys-in: the key in \$$KB_KEYVAR enters the sandbox, where the agent can read it and send it wherever the firewall lets it (without --keys-in the key broker keeps it out)"
 	VAL=''
@@ -188,8 +109,7 @@ kb_upstream() {
 		KB_UP=http://${GW_IP:-<gateway-ip>}:$GW_PORT KB_SUFFIX=''
 		return 0
 	fi
-	_u=$url
-	if [ "$PLAN" = direct ]; then plan_cli_url; _u=$CLI_URL; fi
+	_u=$CLI_URL
 	HOST_NET=${CLI_SANDBOX_BROKER_UPSTREAM_NETWORK:-${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}}
 	host_url "$_u" || die "$ERR"
 	HOST_NET=''

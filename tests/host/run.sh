@@ -882,8 +882,9 @@ t "... the engine did not run" not_run
 # shellcheck disable=SC2016
 printf 'q http://192.0.2.8:1/$(touch${IFS}x) type=openai speaks=responses\n' >"$EVIL/endpoints"
 CLI_SANDBOX_HOME=$EVIL cs --endpoint q --dry-run claude
-# shellcheck disable=SC2016
-t "a printed fix holds the person's URL shell-quoted" err_has "endpoints add q 'http://192.0.2.8:1/\$(touch\${IFS}x)'"
+# The plan (cli-sandbox-ctl) reads the file by the program's rules: such a URL stops the run at
+# its line, and no fix holds it.
+t "a URL with shell characters in the endpoints file: refused, naming the file's line" failed_with "endpoints line 1: bad URL"
 
 # ---------------------------------------------------------------- who owns what
 # snapshot DIR: every path under DIR with its owner, group and mode.
