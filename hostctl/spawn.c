@@ -15,7 +15,7 @@
 
 extern char **environ;
 
-int spawn_capture(char *const argv[], char *out, size_t len, int timeout_ms)
+static int spawn_into(char *const argv[], char *out, size_t len, int timeout_ms, bool with_stderr)
 {
 	posix_spawn_file_actions_t fa;
 	int pipefd[2], status = 0;
@@ -29,7 +29,10 @@ int spawn_capture(char *const argv[], char *out, size_t len, int timeout_ms)
 		return -1;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
-	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	if (with_stderr)
+		posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDERR_FILENO);
+	else
+		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
 		posix_spawn_file_actions_destroy(&fa);
@@ -70,6 +73,16 @@ int spawn_capture(char *const argv[], char *out, size_t len, int timeout_ms)
 	if (!done || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
+}
+
+int spawn_capture(char *const argv[], char *out, size_t len, int timeout_ms)
+{
+	return spawn_into(argv, out, len, timeout_ms, false);
+}
+
+int spawn_capture_all(char *const argv[], char *out, size_t len, int timeout_ms)
+{
+	return spawn_into(argv, out, len, timeout_ms, true);
 }
 
 int on_path(const char *name)

@@ -13,6 +13,10 @@
  * output, NUL-terminated, trailing newlines removed. */
 int spawn_capture(char *const argv[], char *out, size_t len, int timeout_ms);
 
+/* The same with its stderr in out too (after its stdout's bytes, as they come): for an
+ * engine command whose failure the caller reports. */
+int spawn_capture_all(char *const argv[], char *out, size_t len, int timeout_ms);
+
 /* True when name is an executable on PATH. */
 int on_path(const char *name);
 

@@ -1,6 +1,7 @@
 # shellcheck shell=sh
 # host/lib/keys.sh: keys out by default (issue 32, items 4 and 5; docs/broker.md, "In a run").
-# Sourced by host/cli-sandbox after host/lib/broker.sh and host/lib/gateway.sh; it reads the
+# Sourced by host/cli-sandbox after host/lib/gateway.sh; the broker's directory, key, tokens,
+# start and wait are cli-sandbox-ctl broker's (docs/broker.md). It reads the
 # plan (ROUTE, KB_API, KB_FORM, KB_KEYVAR, KB_TOKVARS, KB_MODELS, CLI_URL: host/lib/plan.sh,
 # which reads cli-sandbox-ctl plan's lines) and the runner's helpers (add, eng, var_get, warn, die, memory_dir, private_dir, host_url, print_cmd).
 #
@@ -78,20 +79,15 @@ kb_cmd_net() {
 	add "$KB_NET"
 }
 
-# kb_cmd_run DIR UPSTREAM-NETWORK: the engine command that starts the broker: the confinement
-# of broker_start (host/lib/broker.sh), CLI_SANDBOX_ENGINE_ARGS after it (the runner's own
-# rules: podman's runtime and rlimits), on the network that reaches its upstream (the
-# router's internal network when translating; else CLI_SANDBOX_BROKER_UPSTREAM_NETWORK, else
-# CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK, else the engine's default). No secret in it.
-kb_cmd_run() {
-	CMD=
-	add run -d --name "$KB_CT"
-	add --read-only --tmpfs /tmp:rw,nosuid,nodev,noexec,size=16m,mode=1777
-	add --cap-drop ALL --security-opt no-new-privileges --user "$BROKER_UID:$BROKER_UID"
-	add --memory 64m --memory-swap 64m --pids-limit 64
-	for _a in ${CLI_SANDBOX_ENGINE_ARGS:-}; do add "$_a"; done
-	[ -z "$2" ] || add --network "$2"
-	add --volume "$1:/run/broker:ro" --label io.cli-sandbox.role=broker "$kb_image"
+# kb_run_words UPSTREAM-NETWORK: set KB_WORDS to the words the broker's run gets after its
+# confinement (cli-sandbox-ctl broker start: read-only root, no capability, no_new_privs, uid
+# 1002, 64 MiB, 64 PIDs): CLI_SANDBOX_ENGINE_ARGS (the runner's own rules: podman's runtime and
+# rlimits), then the network that reaches its upstream (the router's internal network when
+# translating; else CLI_SANDBOX_BROKER_UPSTREAM_NETWORK, else
+# CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK, else the engine's default). No secret in them.
+kb_run_words() {
+	KB_WORDS=${CLI_SANDBOX_ENGINE_ARGS:-}
+	[ -z "$1" ] || KB_WORDS="$KB_WORDS --network $1"
 }
 
 # kb_upnet: set KB_UPNET, the network the broker's upstream is on.
@@ -119,7 +115,7 @@ kb_upstream() {
 # keys_dry_run: what a dry run prints before the sandbox's command (no key, no token).
 keys_dry_run() {
 	_saved=$CMD
-	kb_image_name; kb_names; kb_upnet; kb_upstream
+	kb_image_name; kb_names; kb_upnet; kb_upstream; ctl_find
 	echo "# the key broker beside the sandbox (docs/broker.md); the sandbox reaches only it, on $KB_NET:"
 	echo "# DIR (a private directory on memory) gets broker.conf: $KB_API API, upstream $KB_UP, models ${KB_MODELS:-any}, model policy rewrite, key form $KB_FORM"
 	if [ -n "$KB_KEYVAR" ]; then
@@ -128,7 +124,9 @@ keys_dry_run() {
 		echo "# DIR/key gets the router's token (never printed); DIR/tokens a fresh token of this run"
 	fi
 	kb_cmd_net; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
-	kb_cmd_run DIR "$KB_UPNET"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
+	kb_run_words "$KB_UPNET"
+	# shellcheck disable=SC2086 # words, split as the runner splits CLI_SANDBOX_ENGINE_ARGS
+	"$CTL" broker start --dry-run "$engine" "$KB_CT" "$kb_image" DIR $KB_WORDS || exit
 	CMD=; add network connect "$KB_NET" "$KB_CT"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
 	echo "# then the sandbox, on $KB_NET, its $KB_TOKVARS = RUN-TOKEN (the run's token, in the credentials file; revoked at the end)"
 	KB_IP='<broker-ip>'
@@ -140,7 +138,7 @@ keys_dry_run() {
 # removes all of it on every way out.
 keys_start() {
 	_saved=$CMD
-	kb_image_name; kb_names; kb_upnet; kb_upstream
+	kb_image_name; kb_names; kb_upnet; kb_upstream; ctl_find
 	eng image inspect "$kb_image" >/dev/null 2>&1 || die "the key broker's image $kb_image is not present in $engine: build it with 'sh image/build.sh --cli broker' (or set CLI_SANDBOX_BROKER_IMAGE; --keys-in puts the key in the sandbox instead)"
 	! eng inspect "$KB_CT" >/dev/null 2>&1 || die "a container named $KB_CT already exists: remove it with '$engine rm -f $KB_CT'"
 	trap on_exit EXIT
@@ -158,20 +156,21 @@ keys_start() {
 	[ -n "$_base" ] || die "no memory-backed directory for the key broker (XDG_RUNTIME_DIR or /dev/shm on tmpfs): mount one, or pass --keys-in to put the key in the sandbox"
 	private_dir "$_base" cli-sandbox-broker-run
 	KB_PRIV=$PRIVATE_DIR
-	KB_DIR=$(CLI_SANDBOX_BROKER_RUNDIR=$KB_PRIV broker_dir_new) || die "cannot make the broker's directory in $KB_PRIV"
-	broker_config_write "$KB_DIR" "$KB_API" "$KB_UP" "$KB_MODELS" rewrite "$KB_FORM" || die "cannot configure the key broker (above)"
+	KB_DIR=$(CLI_SANDBOX_BROKER_RUNDIR=$KB_PRIV "$CTL" broker dir) || die "cannot make the broker's directory in $KB_PRIV"
+	"$CTL" broker config "$KB_DIR" "$KB_API" "$KB_UP" "$KB_MODELS" rewrite "$KB_FORM" || die "cannot configure the key broker (above)"
 	if [ -n "$KB_KEYVAR" ]; then var_get "$KB_KEYVAR"; else VAL=$TOKEN; fi
 	case $VAL in *"$NL"*) die "the key in \$$KB_KEYVAR has a line break: set the variable to the key alone" ;; esac
 	# printf is a builtin: the key reaches no command line.
-	printf '%s' "$VAL" | broker_key_write "$KB_DIR" || die "cannot write the key for the broker in $KB_DIR"
+	printf '%s' "$VAL" | "$CTL" broker key "$KB_DIR" || die "cannot write the key for the broker in $KB_DIR"
 	VAL=''
-	KB_TOKEN=$(broker_token_add "$KB_DIR") || die "cannot add the run's token in $KB_DIR"
+	KB_TOKEN=$("$CTL" broker token-add "$KB_DIR") || die "cannot add the run's token in $KB_DIR"
 	kb_cmd_net; eval "set -- $CMD"
 	_err=$(eng "$@" 2>&1 >/dev/null) || die "cannot create the broker's network $KB_NET: $(printf '%s\n' "$_err" | tail -n 1); remove a leftover with '$engine network rm $KB_NET' or choose another CLI_SANDBOX_BROKER_SUBNET"
-	kb_cmd_run "$KB_DIR" "$KB_UPNET"; eval "set -- $CMD"
-	_err=$(eng "$@" 2>&1 >/dev/null) || die "the key broker did not start: $(printf '%s\n' "$_err" | tail -n 1); check '$engine images $kb_image'"
+	kb_run_words "$KB_UPNET"
+	# shellcheck disable=SC2086 # words, split as the runner splits CLI_SANDBOX_ENGINE_ARGS
+	"$CTL" broker start "$engine" "$KB_CT" "$kb_image" "$KB_DIR" $KB_WORDS || die "the key broker did not start (above): check '$engine images $kb_image'"
 	_err=$(eng network connect "$KB_NET" "$KB_CT" 2>&1) || die "cannot attach the key broker to $KB_NET: $(printf '%s\n' "$_err" | tail -n 1)"
-	broker_wait "$engine" "$KB_CT" 2>/dev/null || die "the key broker did not listen within 10 seconds ($(eng logs "$KB_CT" 2>&1 | tail -n 1)): check the image with 'sh image/build.sh --cli broker'"
+	"$CTL" broker wait "$engine" "$KB_CT" 2>/dev/null || die "the key broker did not listen within 10 seconds ($(eng logs "$KB_CT" 2>&1 | tail -n 1)): check the image with 'sh image/build.sh --cli broker'"
 	KB_IP=$(eng inspect -f "{{(index .NetworkSettings.Networks \"$KB_NET\").IPAddress}}" "$KB_CT" 2>/dev/null) || KB_IP=
 	case $KB_IP in *.*.*.*) ;; *) die "cannot learn the key broker's address on $KB_NET" ;; esac
 	for _v in $KB_TOKVARS; do export "$_v=$KB_TOKEN"; done
@@ -188,7 +187,7 @@ keys_sandbox_url() {
 keys_cleanup() {
 	[ "$KB_MADE" = true ] || return 0
 	KB_MADE=false
-	[ -z "$KB_TOKEN" ] || [ -z "$KB_DIR" ] || printf '%s\n' "$KB_TOKEN" | broker_token_revoke "$KB_DIR" 2>/dev/null
+	[ -z "$KB_TOKEN" ] || [ -z "$KB_DIR" ] || printf '%s\n' "$KB_TOKEN" | "$CTL" broker token-revoke "$KB_DIR" 2>/dev/null
 	eng rm -f "$KB_CT" >/dev/null 2>&1 || true
 	eng network rm "$KB_NET" >/dev/null 2>&1 || true
 	[ -z "$KB_PRIV" ] || rm -rf -- "$KB_PRIV"
