@@ -333,7 +333,7 @@ ENTRYPOINT ["/usr/local/bin/cli-sandbox-gateway"]
 
 # The key broker (docs/broker.md): nginx from Debian with its njs module, on the bare base, as an
 # unprivileged user, holding the endpoint's key for the sandbox beside it. Its settings, key and
-# run tokens are mounted at /run/broker at run time (host/lib/broker.sh).
+# run tokens are mounted at /run/broker at run time (cli-sandbox-ctl broker, hostctl/cmd_broker.c).
 # image/build.sh --cli broker tags it REPOSITORY-broker:TAG.
 FROM ${BUILD_BASE} AS broker
 RUN set -eux; \

@@ -12,21 +12,33 @@
 #include "hostctl/probe.h"
 
 static const char plan_help[] =
-	"Usage: cli-sandbox-ctl plan --cli CLI [--endpoint NAME | --url URL [--key-env VAR]] [--keys-in] [--json]\n"
+	"Usage: cli-sandbox-ctl plan --cli CLI [--endpoint NAME | --url URL [--key-env VAR] | --managed URL]\n"
+	"                            [--keys-in] [--translator] [--runner] [--json]\n"
 	"Prints the path CLI's requests take to the endpoint (default: the selected one), one\n"
 	"KEY=VALUE a line for the runner (docs/hostctl.md), or one JSON object:\n"
 	"  route=direct|broker|translator|refused; keys stay out (broker) unless --keys-in.\n"
-	"--url probes URL (its key from --key-env VAR, sent to it alone) instead of a named endpoint.\n"
+	"--url probes URL (its key from --key-env VAR, sent to it alone) instead of a named endpoint;\n"
+	"--managed takes URL as is (no probe: the API follows the CLI and the key exported).\n"
+	"--translator: Messages in, through the translator (ping's and up's --keep-keys-out).\n"
+	"--runner: a refusal is said in the lines only (reason, fix), for the runner to say.\n"
 	"Exit 0 with a route, 2 when refused (the reason and fix on stderr too).\n";
 
 /* The endpoint a plan is for: named, selected, or a probed URL. */
-static int pick_endpoint(const char *name, const char *url, const char *key_env, struct endpoint *out, struct cs_error *err)
+static int pick_endpoint(const char *name, const char *url, bool managed, const char *key_env, struct endpoint *out,
+			 struct cs_error *err)
 {
 	char path[4096], cur[EP_NAME_MAX + 2];
 	struct endpoints *eps;
 	struct endpoint *e;
 
 	memset(out, 0, sizeof(*out));
+	if (url && managed) {
+		if (check_url(url, strlen(url), err) != 0)
+			return -1;
+		snprintf(out->name, sizeof(out->name), "managed");
+		snprintf(out->url, sizeof(out->url), "%s", url);
+		return 0;
+	}
 	if (url) {
 		enum verdict v;
 		const char *key = key_env ? getenv(key_env) : NULL;
@@ -69,14 +81,23 @@ static int pick_endpoint(const char *name, const char *url, const char *key_env,
 	return 0;
 }
 
+/* Only whether the person exported the variable with a value: the plan never sees a value. */
+static bool exported(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	const char *cli = NULL, *name = NULL, *url = NULL, *key_env = NULL;
-	bool json, keys_in = false;
+	bool json, managed = false, runner = false;
+	struct plan_in in = { .is_set = exported };
 	struct endpoint ep;
 	struct plan p;
 	struct cs_error err;
-	char lines[4096];
+	char lines[8192];
 	int rc;
 
 	if (ctl_help(argc, argv, plan_help))
@@ -85,8 +106,8 @@ int cmd_plan(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 
-		if (strcmp(o, "--keys-in") == 0) {
-			keys_in = true;
+		if (strcmp(o, "--keys-in") == 0 || strcmp(o, "--translator") == 0 || strcmp(o, "--runner") == 0) {
+			*(o[2] == 'k' ? &in.keys_in : o[2] == 't' ? &in.translator : &runner) = true;
 			continue;
 		}
 		if (i + 1 >= argc)
@@ -95,8 +116,10 @@ int cmd_plan(int argc, char **argv)
 			cli = argv[++i];
 		else if (strcmp(o, "--endpoint") == 0)
 			name = argv[++i];
-		else if (strcmp(o, "--url") == 0)
+		else if (strcmp(o, "--url") == 0 || strcmp(o, "--managed") == 0) {
+			managed = managed || strcmp(o, "--managed") == 0;
 			url = argv[++i];
+		}
 		else if (strcmp(o, "--key-env") == 0)
 			key_env = argv[++i];
 		else
@@ -108,13 +131,15 @@ int cmd_plan(int argc, char **argv)
 		return ctl_usage("give --endpoint NAME or --url URL, not both");
 	if (name && !valid_endpoint_name(name, strlen(name)))
 		return ctl_usage("bad endpoint name: use letters, digits, '-', '_' and '.', starting with a letter or digit");
-	if (pick_endpoint(name, url, key_env, &ep, &err) != 0)
+	if (pick_endpoint(name, url, managed, key_env, &ep, &err) != 0)
 		return ctl_fail(&err);
-	rc = plan_make(cli, &ep, keys_in, &p);
+	rc = plan_make_in(cli, &ep, &in, &p);
 	if (json)
 		ctl_print_json(plan_json(&p));
 	else if (plan_lines(&p, lines, sizeof(lines)))
 		fputs(lines, stdout);
+	if (rc != 0 && runner)
+		return CTL_EXIT_USAGE;
 	if (rc != 0) {
 		cs_fail(&err, CS_EXIT_CONFIG, "%s%s%s", p.reason, p.fix[0] ? "; try: " : "", p.fix);
 		return ctl_fail(&err);

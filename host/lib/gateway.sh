@@ -1,6 +1,7 @@
-# host/lib/gateway.sh: which path a CLI takes to an endpoint (direct or through the gateway),
+# host/lib/gateway.sh: the gateway's (the translator's) container beside the key broker, where
 # shellcheck shell=sh
-# and the gateway's container beside the sandbox. Sourced by host/cli-sandbox; docs/gateway.md.
+# the plan (cli-sandbox-ctl plan, read by host/lib/plan.sh) routes through it. Sourced by
+# host/cli-sandbox; docs/gateway.md.
 #
 # The gateway is claude-code-router in its own image (Dockerfile target gateway). It serves
 # Anthropic Messages to the sandbox and speaks Chat Completions (or Messages) upstream. It
@@ -21,116 +22,6 @@ gw_image_name() {
 	*:*) gw_image=${image%:*}-gateway:${image##*:} ;;
 	*) gw_image=$image-gateway:latest ;;
 	esac
-}
-
-# ------------------------------------------------------------------ the plan
-# plan_backend CLI NAME KEEP_OUT: decide how CLI reaches endpoint NAME. Sets
-#   PLAN      direct | gateway | legacy (an endpoint recorded without a type: the URL as is)
-#   CLI_API   what the CLI speaks on its path: anthropic | responses | chat
-#   CRED_VAR  the CLI's credential variable on that path
-#   UP_API    gateway only: what the gateway speaks upstream: chat | anthropic
-#   URL_FORM  how the CLI is given the URL: root (no /v1: the CLI, or the init for it, adds
-#             /v1) | v1 (ends in /v1)
-#   CLI_ENV   NAME=VALUE for the sandbox that tells the CLI its provider and model (no secret
-#             in it), or empty
-#   KEY_TO    the variable the endpoint's key goes to (empty: the CLI's first, host/cli-sandbox)
-#   NO_KEY    true when the path needs no key at all (the CLI then gets none of the person's)
-#   PLACEHOLDER_KEY  a key that is no secret, for a CLI that needs one where the path needs none
-#   EP_URL EP_TYPE EP_MODEL EP_KEYENV EP_SPEAKS  the endpoint's record
-# Dies, before anything starts, on a combination no path serves, naming what would work.
-plan_backend() {
-	_c=$1 _n=$2 _out=$3
-	EP_URL=$(endpoint_url "$_n") || die "no endpoint named '$_n': see 'cli-sandbox endpoints list'"
-	EP_TYPE=$(ep_get "$_n" type) EP_MODEL=$(ep_get "$_n" model)
-	EP_KEYENV=$(ep_get "$_n" key-env) EP_SPEAKS=$(ep_get "$_n" speaks)
-	shq "$EP_URL"; EP_URLQ=$Q  # for the fixes printed (a person's URL, pasted into a shell)
-	PLAN=legacy CLI_API='' CRED_VAR='' UP_API='' URL_FORM=root CLI_ENV='' KEY_TO='' NO_KEY=false PLACEHOLDER_KEY=''
-	[ -n "$EP_TYPE" ] || return 0
-	_up=chat
-	case ,$EP_SPEAKS, in *,chat,*) ;; *) _up='' ;; esac
-	case $_c in
-	claude | pi)
-		CLI_API=anthropic CRED_VAR=ANTHROPIC_API_KEY
-		case ,$EP_SPEAKS, in
-		*,anthropic,*) if [ "$_out" = true ]; then PLAN=gateway UP_API=anthropic; else PLAN=direct; fi ;;
-		*) [ -n "$_up" ] || die "$_c needs Anthropic Messages, and endpoint '$_n' speaks ${EP_SPEAKS:-nothing known} (no Chat Completions for the gateway to translate to): re-probe it with 'cli-sandbox endpoints add $_n $EP_URLQ', or use an Anthropic, OpenAI-compatible or Ollama endpoint"
-		   PLAN=gateway UP_API=chat ;;
-		esac ;;
-	codex)
-		# codex 0.171 exec sends CODEX_API_KEY, not OPENAI_API_KEY (a mock that requires the key
-		# saw no Authorization with OPENAI_API_KEY alone); the init takes either for auth.json.
-		CLI_API=responses CRED_VAR=CODEX_API_KEY
-		case ,$EP_SPEAKS, in
-		*,responses,*) ;;
-		*) die "codex needs the OpenAI Responses API (POST /v1/responses), which endpoint '$_n' does not serve (it speaks ${EP_SPEAKS:-nothing known}), and no maintained gateway here translates Responses to it: run claude or pi against '$_n' (through the gateway), or point codex at an endpoint that serves /v1/responses (OpenAI, a recent Ollama)" ;;
-		esac
-		[ "$_out" = false ] || die "--keep-keys-out is not available for codex: the gateway serves Anthropic Messages only, codex needs Responses; run codex without it (its key then reaches the sandbox), or use claude or pi"
-		# A keyless Ollama: codex will not start without a credential, and Ollama ignores the
-		# one it gets (its OpenAI-compatibility docs pass api_key "ollama"). That placeholder,
-		# not one of the person's keys: theirs must not go to a server that asked for none.
-		[ -n "$EP_KEYENV" ] || [ "$EP_TYPE" != ollama ] || PLACEHOLDER_KEY=ollama
-		PLAN=direct URL_FORM=v1 ;;
-	gemini)
-		# Gemini CLI 0.61 speaks only the Gemini API (POST .../v1beta/models/M:generateContent,
-		# GOOGLE_GEMINI_BASE_URL), which no endpoint type is. claude-code-router 2.0.0 has a
-		# Gemini transformer with an inbound route, but it names the provider only for paths
-		# ending in /v1/messages: /v1beta/models/... answers 404 "Provider 'undefined' not
-		# found" (tried, docs/gateway.md). So no path serves it.
-		die "gemini speaks only Google's Gemini API (POST /v1beta/models/MODEL:generateContent), which endpoint '$_n' (type $EP_TYPE, speaks ${EP_SPEAKS:-nothing known}) does not serve, and the gateway serves only Anthropic Messages to the sandbox: run claude, pi or opencode against '$_n', or run gemini against a Gemini API server with '--managed URL' (its key in GEMINI_API_KEY)" ;;
-	opencode) plan_opencode "$_n" "$_out" ;;
-	esac
-	if [ "$PLAN" = gateway ] && [ -z "$EP_MODEL" ]; then
-		die "endpoint '$_n' has no model, and the gateway must name one upstream: set it with 'cli-sandbox endpoints add $_n $EP_URLQ --model M' (Ollama: 'cli-sandbox --endpoint $_n models use M')"
-	fi
-	if [ -n "$EP_KEYENV" ]; then
-		var_get "$EP_KEYENV"
-		[ -n "$VAL" ] || die "the key variable $EP_KEYENV of endpoint '$_n' is not set: export $EP_KEYENV in your shell (its value is never printed), or re-add the endpoint without --key-env"
-	fi
-}
-
-# plan_opencode NAME KEEP_OUT: opencode's path (part of plan_backend). opencode 1.18 has the AI
-# SDK providers for all three APIs built in (@ai-sdk/anthropic, @ai-sdk/openai-compatible,
-# @ai-sdk/openai), so it goes direct to any endpoint: a provider of its own, "cli-sandbox",
-# in OPENCODE_CONFIG_CONTENT, its base URL and key named as {env:VAR} (opencode substitutes
-# them; the values stay out of the config) and the endpoint's model as opencode's model.
-# Messages where the endpoint speaks it, else Chat Completions (the API the most servers,
-# Ollama's /v1 included, implement in full), else Responses. --keep-keys-out: the gateway,
-# which opencode reaches as an Anthropic provider.
-plan_opencode() {
-	case ,$EP_SPEAKS, in
-	*,anthropic,*) CLI_API=anthropic _up=anthropic ;;
-	*,chat,*) CLI_API=chat _up=chat ;;
-	*,responses,*) CLI_API=responses _up='' ;;
-	*) die "opencode needs Anthropic Messages, OpenAI Chat Completions or Responses, and endpoint '$1' speaks ${EP_SPEAKS:-nothing known}: re-probe it with 'cli-sandbox endpoints add $1 $EP_URLQ' (Ollama serves Chat Completions at /v1 since 0.1.24)" ;;
-	esac
-	[ -n "$EP_MODEL" ] || die "endpoint '$1' has no model, and opencode must be told one for its provider: set it with 'cli-sandbox endpoints add $1 $EP_URLQ --model M' (Ollama: 'cli-sandbox --endpoint $1 models use M')"
-	PLAN=direct
-	if [ "$2" = true ]; then
-		[ -n "$_up" ] || die "--keep-keys-out is not available for opencode against endpoint '$1': it speaks only Responses, and the gateway translates to Chat Completions or Messages; run opencode without it (its key then reaches the sandbox)"
-		PLAN=gateway UP_API=$_up CLI_API=anthropic
-	fi
-	case $CLI_API in
-	anthropic) CRED_VAR=ANTHROPIC_API_KEY _npm=@ai-sdk/anthropic _base=ANTHROPIC_BASE_URL ;;
-	chat) CRED_VAR=OPENAI_API_KEY _npm=@ai-sdk/openai-compatible _base=OPENAI_BASE_URL ;;
-	responses) CRED_VAR=OPENAI_API_KEY _npm=@ai-sdk/openai _base=OPENAI_BASE_URL ;;
-	esac
-	# The key only in the variable this provider reads (not also in ANTHROPIC_API_KEY, which
-	# opencode's own anthropic provider would take); an Ollama without key-env needs none.
-	KEY_TO=$CRED_VAR
-	[ "$PLAN" = gateway ] || [ -n "$EP_KEYENV" ] || [ "$EP_TYPE" != ollama ] || NO_KEY=true
-	# The init gives opencode both base URLs as TASK_AGENT_MODEL_BASE_URL + /v1 (its row's
-	# base_url_suffix), which is what the AI SDK providers take.
-	URL_FORM=root
-	CLI_ENV="OPENCODE_CONFIG_CONTENT={\"provider\":{\"cli-sandbox\":{\"npm\":\"$_npm\",\"name\":\"cli-sandbox\",\"options\":{\"baseURL\":\"{env:$_base}\",\"apiKey\":\"{env:$CRED_VAR}\"},\"models\":{$(json_str "$EP_MODEL"):{\"tool_call\":true}}}},\"model\":$(json_str "cli-sandbox/$EP_MODEL")}"
-}
-
-# plan_cli_url: set CLI_URL, the URL the sandbox's CLI is given on a direct path.
-plan_cli_url() {
-	case $URL_FORM in
-	root) ep_base "$EP_URL" anthropic ;;
-	v1) ep_base "$EP_URL" responses ;;
-	esac
-	CLI_URL=$BASE
 }
 
 # ------------------------------------------------------------------ the gateway's container

@@ -1,8 +1,9 @@
 # shellcheck shell=sh
 # host/lib/keys.sh: keys out by default (issue 32, items 4 and 5; docs/broker.md, "In a run").
-# Sourced by host/cli-sandbox after host/lib/broker.sh and host/lib/gateway.sh; it reads the
-# runner's plan (PLAN, CLI_API, CRED_VAR, EP_*, NO_KEY, PLACEHOLDER_KEY: plan_backend) and its
-# helpers (add, eng, var_get, warn, die, memory_dir, private_dir, host_url, print_cmd).
+# Sourced by host/cli-sandbox after host/lib/gateway.sh; the broker's directory, key, tokens,
+# start and wait are cli-sandbox-ctl broker's (docs/broker.md). It reads the
+# plan (ROUTE, KB_API, KB_FORM, KB_KEYVAR, KB_TOKVARS, KB_MODELS, CLI_URL: host/lib/plan.sh,
+# which reads cli-sandbox-ctl plan's lines) and the runner's helpers (add, eng, var_get, warn, die, memory_dir, private_dir, host_url, print_cmd).
 #
 # A run whose path carries a key of the person's goes through the key broker: the broker's
 # container beside the sandbox holds the key (a file on memory, mounted read-only), the sandbox
@@ -28,90 +29,12 @@ kb_image_name() {
 	esac
 }
 
-# kb_first_set VAR:FORM...: set KB_KEYVAR and KB_FORM from the first VAR exported non-empty.
-kb_first_set() {
-	for _p in "$@"; do
-		var_get "${_p%%:*}"
-		[ -z "$VAL" ] || { KB_KEYVAR=${_p%%:*} KB_FORM=${_p#*:}; return 0; }
-	done
-	return 1
-}
-
-# kb_legacy_api: a URL without a plan (--managed URL, an endpoint without a type): the API and
-# the key follow the CLI and the variable the person exported. Fails when no key is exported.
-kb_legacy_api() {
-	case $cli in
-	claude) KB_API=anthropic; kb_first_set ANTHROPIC_API_KEY:x-api-key ANTHROPIC_AUTH_TOKEN:bearer ;;
-	codex) KB_API=openai; kb_first_set OPENAI_API_KEY:bearer CODEX_API_KEY:bearer ;;
-	gemini) KB_API=gemini; kb_first_set GEMINI_API_KEY:x-goog-api-key GOOGLE_API_KEY:x-goog-api-key ;;
-	*) if kb_first_set ANTHROPIC_API_KEY:x-api-key; then KB_API=anthropic
-	   else KB_API=openai; kb_first_set OPENAI_API_KEY:bearer; fi ;;
-	esac
-}
-
-# keys_route KEYS_IN: decide whether this run goes through the broker. Sets KB (true/false),
-# KB_MODE (direct: broker -> upstream; translate: broker -> router -> upstream), KB_API,
-# KB_FORM, KB_KEYVAR (the person's variable with the key; empty: the router's token), KB_MODELS
-# and KB_TOKVARS (the sandbox's variables that get the token). No key of the person's on the
-# path (a keyless Ollama, a login file): KB=false and today's path.
-keys_route() {
-	KB=false KB_MODE=direct KB_KEYVAR='' KB_FORM='' KB_MODELS='' KB_TOKVARS=''
-	case $PLAN in
-	gateway)
-		# Translation: always behind the broker, --keys-in or not (the router's management
-		# API hands out its key to whoever reaches it with its token).
-		KB=true KB_MODE=translate KB_API=anthropic KB_FORM=x-api-key KB_MODELS=$EP_MODEL KB_TOKVARS=$CRED_VAR
-		return 0 ;;
-	direct)
-		# A keyless Ollama takes no key: the CLI gets a placeholder that is no secret (as codex
-		# always did, plan_backend), never one of the person's keys, and no broker is needed.
-		if [ "$EP_TYPE" = ollama ] && [ -z "$EP_KEYENV" ] && [ "$NO_KEY" = false ]; then
-			: "${PLACEHOLDER_KEY:=ollama}"
-		fi
-		[ -z "$PLACEHOLDER_KEY" ] && [ "$NO_KEY" = false ] || return 0
-		case $CLI_API in anthropic) KB_API=anthropic ;; *) KB_API=openai ;; esac
-		if [ -n "$EP_KEYENV" ]; then
-			KB_KEYVAR=$EP_KEYENV
-			# Anthropic's API takes x-api-key; the other servers that speak Messages (vLLM,
-			# llama-server, Ollama) take Bearer.
-			if [ "$KB_API" = anthropic ] && [ "$EP_TYPE" = anthropic ]; then KB_FORM=x-api-key; else KB_FORM=bearer; fi
-		elif [ "$KB_API" = anthropic ]; then
-			kb_first_set ANTHROPIC_API_KEY:x-api-key ANTHROPIC_AUTH_TOKEN:bearer || return 0
-		else
-			kb_first_set OPENAI_API_KEY:bearer CODEX_API_KEY:bearer || return 0
-		fi
-		KB_MODELS=$EP_MODEL ;;
-	*)
-		[ -n "$url" ] || return 0
-		if [ -n "$key_env" ]; then
-			# An unset key-env: today's path, which says which variable to export.
-			var_get "$key_env"
-			[ -n "$VAL" ] || return 0
-			kb_legacy_api || :
-			KB_KEYVAR=$key_env
-			case $KB_API in anthropic) KB_FORM=x-api-key ;; openai) KB_FORM=bearer ;; gemini) KB_FORM=x-goog-api-key ;; esac
-		else
-			kb_legacy_api || return 0
-		fi ;;
-	esac
-	# The token goes where the CLI reads its key: codex's exec reads CODEX_API_KEY, its TUI's
-	# login OPENAI_API_KEY, so both; claude's Bearer variable when the key came from it.
-	case $cli:$KB_KEYVAR in
-	codex:*) KB_TOKVARS='CODEX_API_KEY OPENAI_API_KEY' ;;
-	claude:ANTHROPIC_AUTH_TOKEN) KB_TOKVARS=ANTHROPIC_AUTH_TOKEN ;;
-	gemini:*) KB_TOKVARS=GEMINI_API_KEY ;;
-	*) case $KB_API in anthropic) KB_TOKVARS=${CRED_VAR:-ANTHROPIC_API_KEY} ;; *) KB_TOKVARS=${CRED_VAR:-OPENAI_API_KEY} ;; esac
-	   [ "$PLAN" != legacy ] || case $KB_API in anthropic) KB_TOKVARS=ANTHROPIC_API_KEY ;; *) KB_TOKVARS=OPENAI_API_KEY ;; esac ;;
-	esac
-	if [ "$1" = true ]; then
-		KB=false KB_WARN=true
-		return 0
-	fi
+# keys_out_checks: before a run through the broker (the plan's route broker or translator).
+keys_out_checks() {
 	kb_own_network_refused
 	# The broker's internal network is the sandbox's only one (as the gateway's was): the
 	# interactive profile's other names are out of reach there. Said, not hidden.
 	[ "$profile" != interactive ] || warn "the key broker keeps the key out, and its internal network is the sandbox's only one: the interactive profile's other names (GitHub, the CLI's own hosts) are out of reach in this run; --keys-in reaches them with the key inside"
-	KB=true
 }
 
 # kb_own_network_refused: CLI_SANDBOX_ENGINE_ARGS that place the sandbox on a network of their
@@ -127,10 +50,9 @@ kb_own_network_refused() {
 }
 
 # keys_warn: --keys-in's one warning line, said once the run is about to start (after any
-# refusal), and only when a key is there to go in.
-KB_WARN=false
+# refusal), and only when a key of the person's goes in (the plan's key_var).
 keys_warn() {
-	[ "$KB_WARN" = true ] || return 0
+	[ "$keys_in" = true ] && [ "$ROUTE" = direct ] && [ -n "$KB_KEYVAR" ] || return 0
 	var_get "$KB_KEYVAR"
 	[ -z "$VAL" ] || warn "--keys-in: the key in \$$KB_KEYVAR enters the sandbox, where the agent can read it and send it wherever the firewall lets it (without --keys-in the key broker keeps it out)"
 	VAL=''
@@ -157,20 +79,15 @@ kb_cmd_net() {
 	add "$KB_NET"
 }
 
-# kb_cmd_run DIR UPSTREAM-NETWORK: the engine command that starts the broker: the confinement
-# of broker_start (host/lib/broker.sh), CLI_SANDBOX_ENGINE_ARGS after it (the runner's own
-# rules: podman's runtime and rlimits), on the network that reaches its upstream (the
-# router's internal network when translating; else CLI_SANDBOX_BROKER_UPSTREAM_NETWORK, else
-# CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK, else the engine's default). No secret in it.
-kb_cmd_run() {
-	CMD=
-	add run -d --name "$KB_CT"
-	add --read-only --tmpfs /tmp:rw,nosuid,nodev,noexec,size=16m,mode=1777
-	add --cap-drop ALL --security-opt no-new-privileges --user "$BROKER_UID:$BROKER_UID"
-	add --memory 64m --memory-swap 64m --pids-limit 64
-	for _a in ${CLI_SANDBOX_ENGINE_ARGS:-}; do add "$_a"; done
-	[ -z "$2" ] || add --network "$2"
-	add --volume "$1:/run/broker:ro" --label io.cli-sandbox.role=broker "$kb_image"
+# kb_run_words UPSTREAM-NETWORK: set KB_WORDS to the words the broker's run gets after its
+# confinement (cli-sandbox-ctl broker start: read-only root, no capability, no_new_privs, uid
+# 1002, 64 MiB, 64 PIDs): CLI_SANDBOX_ENGINE_ARGS (the runner's own rules: podman's runtime and
+# rlimits), then the network that reaches its upstream (the router's internal network when
+# translating; else CLI_SANDBOX_BROKER_UPSTREAM_NETWORK, else
+# CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK, else the engine's default). No secret in them.
+kb_run_words() {
+	KB_WORDS=${CLI_SANDBOX_ENGINE_ARGS:-}
+	[ -z "$1" ] || KB_WORDS="$KB_WORDS --network $1"
 }
 
 # kb_upnet: set KB_UPNET, the network the broker's upstream is on.
@@ -188,8 +105,7 @@ kb_upstream() {
 		KB_UP=http://${GW_IP:-<gateway-ip>}:$GW_PORT KB_SUFFIX=''
 		return 0
 	fi
-	_u=$url
-	if [ "$PLAN" = direct ]; then plan_cli_url; _u=$CLI_URL; fi
+	_u=$CLI_URL
 	HOST_NET=${CLI_SANDBOX_BROKER_UPSTREAM_NETWORK:-${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}}
 	host_url "$_u" || die "$ERR"
 	HOST_NET=''
@@ -199,7 +115,7 @@ kb_upstream() {
 # keys_dry_run: what a dry run prints before the sandbox's command (no key, no token).
 keys_dry_run() {
 	_saved=$CMD
-	kb_image_name; kb_names; kb_upnet; kb_upstream
+	kb_image_name; kb_names; kb_upnet; kb_upstream; ctl_find
 	echo "# the key broker beside the sandbox (docs/broker.md); the sandbox reaches only it, on $KB_NET:"
 	echo "# DIR (a private directory on memory) gets broker.conf: $KB_API API, upstream $KB_UP, models ${KB_MODELS:-any}, model policy rewrite, key form $KB_FORM"
 	if [ -n "$KB_KEYVAR" ]; then
@@ -208,7 +124,9 @@ keys_dry_run() {
 		echo "# DIR/key gets the router's token (never printed); DIR/tokens a fresh token of this run"
 	fi
 	kb_cmd_net; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
-	kb_cmd_run DIR "$KB_UPNET"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
+	kb_run_words "$KB_UPNET"
+	# shellcheck disable=SC2086 # words, split as the runner splits CLI_SANDBOX_ENGINE_ARGS
+	"$CTL" broker start --dry-run "$engine" "$KB_CT" "$kb_image" DIR $KB_WORDS || exit
 	CMD=; add network connect "$KB_NET" "$KB_CT"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
 	echo "# then the sandbox, on $KB_NET, its $KB_TOKVARS = RUN-TOKEN (the run's token, in the credentials file; revoked at the end)"
 	KB_IP='<broker-ip>'
@@ -220,7 +138,7 @@ keys_dry_run() {
 # removes all of it on every way out.
 keys_start() {
 	_saved=$CMD
-	kb_image_name; kb_names; kb_upnet; kb_upstream
+	kb_image_name; kb_names; kb_upnet; kb_upstream; ctl_find
 	eng image inspect "$kb_image" >/dev/null 2>&1 || die "the key broker's image $kb_image is not present in $engine: build it with 'sh image/build.sh --cli broker' (or set CLI_SANDBOX_BROKER_IMAGE; --keys-in puts the key in the sandbox instead)"
 	! eng inspect "$KB_CT" >/dev/null 2>&1 || die "a container named $KB_CT already exists: remove it with '$engine rm -f $KB_CT'"
 	trap on_exit EXIT
@@ -238,20 +156,21 @@ keys_start() {
 	[ -n "$_base" ] || die "no memory-backed directory for the key broker (XDG_RUNTIME_DIR or /dev/shm on tmpfs): mount one, or pass --keys-in to put the key in the sandbox"
 	private_dir "$_base" cli-sandbox-broker-run
 	KB_PRIV=$PRIVATE_DIR
-	KB_DIR=$(CLI_SANDBOX_BROKER_RUNDIR=$KB_PRIV broker_dir_new) || die "cannot make the broker's directory in $KB_PRIV"
-	broker_config_write "$KB_DIR" "$KB_API" "$KB_UP" "$KB_MODELS" rewrite "$KB_FORM" || die "cannot configure the key broker (above)"
+	KB_DIR=$(CLI_SANDBOX_BROKER_RUNDIR=$KB_PRIV "$CTL" broker dir) || die "cannot make the broker's directory in $KB_PRIV"
+	"$CTL" broker config "$KB_DIR" "$KB_API" "$KB_UP" "$KB_MODELS" rewrite "$KB_FORM" || die "cannot configure the key broker (above)"
 	if [ -n "$KB_KEYVAR" ]; then var_get "$KB_KEYVAR"; else VAL=$TOKEN; fi
 	case $VAL in *"$NL"*) die "the key in \$$KB_KEYVAR has a line break: set the variable to the key alone" ;; esac
 	# printf is a builtin: the key reaches no command line.
-	printf '%s' "$VAL" | broker_key_write "$KB_DIR" || die "cannot write the key for the broker in $KB_DIR"
+	printf '%s' "$VAL" | "$CTL" broker key "$KB_DIR" || die "cannot write the key for the broker in $KB_DIR"
 	VAL=''
-	KB_TOKEN=$(broker_token_add "$KB_DIR") || die "cannot add the run's token in $KB_DIR"
+	KB_TOKEN=$("$CTL" broker token-add "$KB_DIR") || die "cannot add the run's token in $KB_DIR"
 	kb_cmd_net; eval "set -- $CMD"
 	_err=$(eng "$@" 2>&1 >/dev/null) || die "cannot create the broker's network $KB_NET: $(printf '%s\n' "$_err" | tail -n 1); remove a leftover with '$engine network rm $KB_NET' or choose another CLI_SANDBOX_BROKER_SUBNET"
-	kb_cmd_run "$KB_DIR" "$KB_UPNET"; eval "set -- $CMD"
-	_err=$(eng "$@" 2>&1 >/dev/null) || die "the key broker did not start: $(printf '%s\n' "$_err" | tail -n 1); check '$engine images $kb_image'"
+	kb_run_words "$KB_UPNET"
+	# shellcheck disable=SC2086 # words, split as the runner splits CLI_SANDBOX_ENGINE_ARGS
+	"$CTL" broker start "$engine" "$KB_CT" "$kb_image" "$KB_DIR" $KB_WORDS || die "the key broker did not start (above): check '$engine images $kb_image'"
 	_err=$(eng network connect "$KB_NET" "$KB_CT" 2>&1) || die "cannot attach the key broker to $KB_NET: $(printf '%s\n' "$_err" | tail -n 1)"
-	broker_wait "$engine" "$KB_CT" 2>/dev/null || die "the key broker did not listen within 10 seconds ($(eng logs "$KB_CT" 2>&1 | tail -n 1)): check the image with 'sh image/build.sh --cli broker'"
+	"$CTL" broker wait "$engine" "$KB_CT" 2>/dev/null || die "the key broker did not listen within 10 seconds ($(eng logs "$KB_CT" 2>&1 | tail -n 1)): check the image with 'sh image/build.sh --cli broker'"
 	KB_IP=$(eng inspect -f "{{(index .NetworkSettings.Networks \"$KB_NET\").IPAddress}}" "$KB_CT" 2>/dev/null) || KB_IP=
 	case $KB_IP in *.*.*.*) ;; *) die "cannot learn the key broker's address on $KB_NET" ;; esac
 	for _v in $KB_TOKVARS; do export "$_v=$KB_TOKEN"; done
@@ -268,7 +187,7 @@ keys_sandbox_url() {
 keys_cleanup() {
 	[ "$KB_MADE" = true ] || return 0
 	KB_MADE=false
-	[ -z "$KB_TOKEN" ] || [ -z "$KB_DIR" ] || printf '%s\n' "$KB_TOKEN" | broker_token_revoke "$KB_DIR" 2>/dev/null
+	[ -z "$KB_TOKEN" ] || [ -z "$KB_DIR" ] || printf '%s\n' "$KB_TOKEN" | "$CTL" broker token-revoke "$KB_DIR" 2>/dev/null
 	eng rm -f "$KB_CT" >/dev/null 2>&1 || true
 	eng network rm "$KB_NET" >/dev/null 2>&1 || true
 	[ -z "$KB_PRIV" ] || rm -rf -- "$KB_PRIV"

@@ -105,7 +105,6 @@ ping_main() {
 		_out="$_out
 $(ping_sandbox "$CLI_API" gateway "$_tools")"
 	else
-		plan_cli_url
 		host_url "$CLI_URL" || die "$ERR"
 		PING_URL=$HOST_URL
 		VAL=''
@@ -114,7 +113,7 @@ $(ping_sandbox "$CLI_API" gateway "$_tools")"
 		if [ "$EP_TYPE" = ollama ]; then
 			ep_base "$HOST_URL" ollama; PING_URL=$BASE
 			_out=$(ping_sandbox ollama direct 0)
-			plan_cli_url; host_url "$CLI_URL"; PING_URL=$HOST_URL
+			host_url "$CLI_URL"; PING_URL=$HOST_URL
 			_out="$_out
 $(ping_sandbox "$CLI_API" path "$_tools")"
 		else

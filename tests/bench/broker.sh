@@ -15,7 +15,18 @@
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-. "$ROOT/host/lib/broker.sh"
+# The broker's life cycle is cli-sandbox-ctl broker's (docs/broker.md): the program built in
+# this tree (CLI_SANDBOX_CTL, else build/hostctl/), called as the runner calls it.
+CTL=${CLI_SANDBOX_CTL:-$ROOT/build/hostctl/cli-sandbox-ctl}
+[ -x "$CTL" ] || { echo "Bail out! no cli-sandbox-ctl at $CTL: build it (cmake --build build --target cli-sandbox-ctl) or set CLI_SANDBOX_CTL"; exit 1; }
+broker_dir_new() { "$CTL" broker dir; }
+broker_config_write() { "$CTL" broker config "$@"; }
+broker_key_write() { "$CTL" broker key "$@"; }
+broker_token_add() { "$CTL" broker token-add "$@"; }
+broker_token_revoke() { "$CTL" broker token-revoke "$@"; }
+broker_start() { "$CTL" broker start "$@"; }
+broker_wait() { "$CTL" broker wait "$@"; }
+broker_stop() { "$CTL" broker stop "$@"; }
 BIMAGE=${CLI_SANDBOX_BROKER_IMAGE:-localhost/cli-sandbox-broker:latest}
 PYIMAGE=${CLI_SANDBOX_PYTHON_IMAGE:-localhost/cli-sandbox-python:test}
 LIMITS="--runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1000:1000"
@@ -61,9 +72,9 @@ echo "broker start: podman run -d returned after $(( (t_run - t0) / 1000000 )) m
 	"seen $(awk -v u="$up_s" -v s="$start_ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.0f", (u - s / hz) * 1000 }') ms after its first process started (10 ms ticks)"
 # nginx's own start, without the engine: exec of nginx until it listens, timed inside a
 # container with the same image, confinement and files (BENCH_STARTS runs, default 7). Twice:
-# with broker.conf as host/lib/broker.sh writes it, and with its settings as `js_var` lines
-# instead of `map` blocks (the same values; each `map` costs nginx a large hash's set-up at
-# parse time, docs/broker.md "Start"), so that both forms are measured side by side.
+# with broker.conf as cli-sandbox-ctl broker writes it (its settings as `js_var` lines), and
+# with the same values as `map` blocks, the form before (each `map` costs nginx a large hash's
+# set-up at parse time, docs/broker.md "Start"), so that both forms are measured side by side.
 # starts DIR: the ms of each run, on one line.
 starts() {
 	_own=""
@@ -82,11 +93,11 @@ starts() {
 DIRV=$(broker_dir_new)
 cp "$DIR/key" "$DIR/broker.conf" "$DIRV/" && cp "$DIR/tokens/"* "$DIRV/tokens/"
 # shellcheck disable=SC2016 # nginx's $variables, written as they are
-sed -i 's/^map "" \(\$broker_[a-z_]*\) { default \("[^"]*"\); }$/js_var \1 \2;/' "$DIRV/broker.conf"
-grep -q '^map ' "$DIRV/broker.conf" && { echo "broker.conf has a map line the bench cannot turn into js_var"; exit 1; }
+sed -i 's/^js_var \(\$broker_[a-z_]*\) \("[^"]*"\);$/map "" \1 { default \2; }/' "$DIRV/broker.conf"
+grep -q '^js_var ' "$DIRV/broker.conf" && { echo "broker.conf has a js_var line the bench cannot turn into a map"; exit 1; }
 echo "load average before the starts: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "nginx start inside the container (exec to listening; ms), broker.conf as host/lib/broker.sh writes it:$(starts "$DIR")"
-echo "nginx start inside the container (exec to listening; ms), the same settings as js_var lines:$(starts "$DIRV")"
+echo "nginx start inside the container (exec to listening; ms), broker.conf as cli-sandbox-ctl broker writes it (js_var lines):$(starts "$DIR")"
+echo "nginx start inside the container (exec to listening; ms), the same settings as map blocks (the form before):$(starts "$DIRV")"
 echo "load average after the starts: $(cut -d' ' -f1-3 /proc/loadavg)"
 rm -rf "$DIRV" && DIRV=""
 podman exec "$CL" python3 /b/broker_measure.py latency 198.51.100.210:8080 198.51.100.211:8080 "$token" \

@@ -150,10 +150,11 @@ agent() {
 	: >"$WORK/$name.insp"
 	if [ -n "$sb" ] && [ -n "$br" ]; then
 		environ "$sb" >"$WORK/$name.environ"
-		env_key=$(grep -cF "$KEY" "$WORK/$name.environ")
+		# the key on stdin, never in a command line: the watch above would see this grep's own
+		env_key=$(printf '%s\n' "$KEY" | grep -cF -f - "$WORK/$name.environ")
 		token=$(sed -n 's/^ANTHROPIC_API_KEY=\(csbt_[0-9a-f]\{64\}\)$/\1/p' "$WORK/$name.environ" | head -n 1)
 		"$E" inspect "$sb" "$br" >"$WORK/$name.insp" 2>&1
-		insp_key=$(grep -cF "$KEY" "$WORK/$name.insp")
+		insp_key=$(printf '%s\n' "$KEY" | grep -cF -f - "$WORK/$name.insp")
 		# the key and the token go on stdin, never in a command line (the test looks there too)
 		files_key=$(printf '%s\n' "$KEY" | "$E" exec -i -u 0 "$sb" sh -c 'grep -rlF -f /dev/stdin /run /tmp /home /workspace /etc 2>/dev/null | wc -l')
 		mounts=$("$E" exec -u 0 "$sb" grep -c cli-sandbox-broker /proc/1/mountinfo)

@@ -7,7 +7,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct plan_read r, again;
-	static char lines[8192], lines2[8192];
+	static char lines[16384], lines2[16384];
 	struct cs_error err;
 
 	if (plan_read((const char *)data, size, &r, &err) != 0) {

@@ -287,7 +287,7 @@ te "... the credential is the run's token" 'jq_is "$WORK/doc1.out" "c[\"credenti
 te "$ENGINE: doctor --json, its container gone: a stale record, with the fix" 'jq_is "$WORK/doc2.out" "not c[\"gateway\"][\"ok\"] and \"stale record\" in c[\"gateway\"][\"detail\"] and \"down\" in c[\"gateway\"][\"fix\"]"'
 te "... which doctor leaves in place" '[ -f "$CLI_SANDBOX_HOME/gateway/gwo-chat" ]'
 (cd "$WORK/ws-doc" && $DOC --endpoint gwo-chat doctor codex --json >"$WORK/doc3.out" 2>&1)
-te "$ENGINE: doctor --json for codex: the plan refused, with the reason" 'jq_is "$WORK/doc3.out" "not c[\"path\"][\"ok\"] and \"needs the responses API\" in c[\"path\"][\"detail\"]"'
+te "$ENGINE: doctor --json for codex: the plan refused, with the reason" 'jq_is "$WORK/doc3.out" "not c[\"path\"][\"ok\"] and \"needs the OpenAI Responses API\" in c[\"path\"][\"detail\"]"'
 $CS --endpoint gwo-chat down >/dev/null 2>&1
 te "$ENGINE: down removes the stale record and the network" '[ ! -f "$CLI_SANDBOX_HOME/gateway/gwo-chat" ] && no_net "$SBNET"'
 sed 's/^/#   /' "$WORK/doc2.out"

@@ -855,8 +855,9 @@ t "... the engine did not run" not_run
 # shellcheck disable=SC2016
 printf 'q http://192.0.2.8:1/$(touch${IFS}x) type=openai speaks=responses\n' >"$EVIL/endpoints"
 CLI_SANDBOX_HOME=$EVIL cs --endpoint q --dry-run claude
-# shellcheck disable=SC2016
-t "a printed fix holds the person's URL shell-quoted" err_has "endpoints add q 'http://192.0.2.8:1/\$(touch\${IFS}x)'"
+# The plan (cli-sandbox-ctl) reads the file by the program's rules: such a URL stops the run at
+# its line, and no fix holds it.
+t "a URL with shell characters in the endpoints file: refused, naming the file's line" failed_with "endpoints line 1: bad URL"
 
 # ---------------------------------------------------------------- who owns what
 # snapshot DIR: every path under DIR with its owner, group and mode.
@@ -1014,7 +1015,7 @@ t "... the record left as it was (doctor only reads)" [ -f "$CLI_SANDBOX_HOME/ga
 rm -f "$CLI_SANDBOX_HOME/gateway/gwc"
 cs --endpoint gwc doctor --json codex
 t "doctor --json, codex against Chat Completions only: refused before start, and why" \
-	jq_is '(c["path"]["ok"], "refused before start: codex needs the responses API" in c["path"]["detail"])' "(False, True)"
+	jq_is '(c["path"]["ok"], "refused before start: codex needs the OpenAI Responses API" in c["path"]["detail"])' "(False, True)"
 cs --endpoint gwa doctor --json
 t "doctor --json, an unset key variable: the plan refused, naming it" \
 	jq_is '(c["path"]["ok"], "GW_TEST_KEY" in c["path"]["detail"])' "(False, True)"

@@ -84,9 +84,10 @@ rc=$?
 ok "a silent URL: refused (exit 2) with the fix (--type)" \
 	sh -c '[ "$1" -eq 2 ] && grep -q "does not answer HTTP.*--type" "$2"' _ "$rc" "$tmp/out"
 
-# The plan follows the probe: claude direct (through the broker) to Ollama 0.14.
+# The plan follows the probe: claude direct to Ollama 0.14 (keyless: no broker, no key of
+# the person's, the placeholder key that is no secret).
 # shellcheck disable=SC2016 # expanded by the inner shell
-ok "claude's plan to ollama-0.14: broker, Messages" sh -c '"$1" plan --cli claude --endpoint ollama-0.14 | grep -qx "route=broker"' _ "$ctl"
+ok "claude's plan to ollama-0.14: direct, Messages, the placeholder key" sh -c '"$1" plan --cli claude --endpoint ollama-0.14 >"$2" && grep -qx "route=direct" "$2" && grep -qx "api=anthropic" "$2" && grep -qx "token=placeholder" "$2"' _ "$ctl" "$tmp/p14"
 # The runner's way of reading a plan: a while-read loop and a case, no eval.
 "$ctl" plan --cli claude --endpoint ollama-0.14 >"$tmp/plan"
 route='' upstream='' env='' vars=''
@@ -99,7 +100,7 @@ while IFS='=' read -r k v; do
 	esac
 done <"$tmp/plan"
 read_plan_ok() {
-	[ "$route" = broker ] && [ "$env" = CLAUDE_CODE_ATTRIBUTION_HEADER=0 ] && [ "$vars" = " ANTHROPIC_API_KEY" ] &&
+	[ "$route" = direct ] && [ "$env" = CLAUDE_CODE_ATTRIBUTION_HEADER=0 ] && [ "$vars" = " ANTHROPIC_API_KEY" ] &&
 		case $upstream in http://127.0.0.1:*/v1) false ;; http://127.0.0.1:*) true ;; *) false ;; esac
 }
 ok "a sh read loop gets the plan: route, the root as upstream, NAME=VALUE env, token variables" read_plan_ok
