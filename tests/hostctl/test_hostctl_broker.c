@@ -40,12 +40,12 @@ int main(void)
 			     "upstream broker_upstream {\n    server api.openai.com:443;\n    keepalive 8;\n}\n") == 0,
 	      "openai over https: Bearer, port 443, the prefix /v1");
 	CHECK(broker_config_text("gemini", "http://[2001:db8::1]:8080", "", "refuse", "", text, sizeof(text), &err) == 0 &&
-		      strstr(text, "$broker_host { default \"2001:db8::1\"; }") && strstr(text, "server [2001:db8::1]:8080;") &&
-		      strstr(text, "$broker_key_header { default \"x-goog-api-key\"; }") &&
-		      strstr(text, "$broker_host_header { default \"[2001:db8::1]:8080\"; }"),
+		      strstr(text, "$broker_host \"2001:db8::1\";") && strstr(text, "server [2001:db8::1]:8080;") &&
+		      strstr(text, "$broker_key_header \"x-goog-api-key\";") &&
+		      strstr(text, "$broker_host_header \"[2001:db8::1]:8080\";"),
 	      "an IPv6 upstream: the name for SNI without brackets, the server with them");
 	CHECK(broker_config_text("anthropic", "http://h:80", "", "rewrite", "bearer", text, sizeof(text), &err) == 0 &&
-		      strstr(text, "$broker_host_header { default \"h\"; }") && strstr(text, "$broker_key_header { default \"bearer\"; }"),
+		      strstr(text, "$broker_host_header \"h\";") && strstr(text, "$broker_key_header \"bearer\";"),
 	      "the default port left out of Host; the form given wins");
 	const char *bad[][5] = {
 		{ "openai", "http://user:pw@h", "", "refuse", "" },  { "openai", "ftp://h", "", "refuse", "" },
