@@ -8,9 +8,10 @@ const struct cs_cli_name cs_cli_names[] = {
 	{ "codex", { CS_API_RESPONSES, 0 } },
 	{ "pi", { CS_API_MESSAGES, 0 } },
 	{ "gemini", { CS_API_GEMINI, 0 } },
-	/* opencode's openai-compatible provider speaks Chat Completions itself */
-	{ "opencode", { CS_API_MESSAGES, CS_API_CHAT } },
-	{ NULL, { 0, 0 } },
+	/* opencode's AI SDK providers: @ai-sdk/anthropic, @ai-sdk/openai-compatible (Chat
+	 * Completions) and @ai-sdk/openai (Responses), all built in */
+	{ "opencode", { CS_API_MESSAGES, CS_API_CHAT, CS_API_RESPONSES } },
+	{ NULL, { 0 } },
 };
 
 const struct cs_cli_name *cs_cli_by_name(const char *name)

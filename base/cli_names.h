@@ -18,9 +18,11 @@ enum cs_api {
 	CS_API_GEMINI = 1 << 4,     /* the Gemini API (generativelanguage) */
 };
 
+#define CS_CLI_APIS 3
+
 struct cs_cli_name {
 	const char *name;
-	unsigned apis[2];  /* the APIs it speaks itself, preferred first; 0 ends */
+	unsigned apis[CS_CLI_APIS];  /* the APIs it speaks itself, preferred first; 0 ends */
 };
 
 /* NULL-name-terminated. */

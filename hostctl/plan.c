@@ -133,6 +133,7 @@ static void opencode_config(struct plan *p)
 {
 	bool messages = p->api == CS_API_MESSAGES;
 	const char *cred = messages ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+	const char *npm = messages ? "@ai-sdk/anthropic" : p->api == CS_API_RESPONSES ? "@ai-sdk/openai" : "@ai-sdk/openai-compatible";
 	char base[64], key[64], model[EP_MODEL_MAX + 16];
 	json_t *models = json_object(), *cfg;
 	char *text;
@@ -142,7 +143,7 @@ static void opencode_config(struct plan *p)
 	snprintf(model, sizeof(model), "cli-sandbox/%s", p->model);
 	json_object_set_new(models, p->model, json_pack("{s:b}", "tool_call", 1));
 	cfg = json_pack("{s:{s:{s:s, s:s, s:{s:s, s:s}, s:o}}, s:s}", "provider", "cli-sandbox", "npm",
-			messages ? "@ai-sdk/anthropic" : "@ai-sdk/openai-compatible", "name", "cli-sandbox", "options", "baseURL",
+			npm, "name", "cli-sandbox", "options", "baseURL",
 			base, "apiKey", key, "models", models, "model", model);
 	text = cfg ? json_dumps(cfg, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	if (text)
@@ -160,7 +161,7 @@ static void clis_that_work(unsigned speaks, char *out, size_t len)
 	out[0] = '\0';
 	for (const struct cs_cli_name *c = cs_cli_names; c->name && n < 8; c++) {
 		bool ok = false;
-		for (int i = 0; i < 2 && c->apis[i]; i++)
+		for (int i = 0; i < CS_CLI_APIS && c->apis[i]; i++)
 			ok = ok || (speaks & c->apis[i]);
 		/* the CLIs that speak Messages reach Chat and Ollama through translation */
 		ok = ok || (c->apis[0] == CS_API_MESSAGES && (speaks & (CS_API_CHAT | CS_API_OLLAMA)));
@@ -292,7 +293,7 @@ static int refuse_api(const struct cs_cli_name *row, const struct endpoint *ep, 
 	}
 	set_fix(p, "cli-sandbox endpoints add", ep->name, ep->url, NULL);
 	return refuse(p, "%s needs %s, and endpoint '%s' speaks %s (no Chat Completions for the gateway to translate to): re-probe it, or use an Anthropic, OpenAI-compatible or Ollama endpoint%s%s",
-		      row->name, row->apis[1] ? "Anthropic Messages or OpenAI Chat Completions" : "Anthropic Messages", ep->name,
+		      row->name, row->apis[2] ? "Anthropic Messages, OpenAI Chat Completions or Responses" : row->apis[1] ? "Anthropic Messages or OpenAI Chat Completions" : "Anthropic Messages", ep->name,
 		      speaks_words[0] ? speaks_words : "nothing known", works[0] ? "; what works with it: " : "", works);
 }
 
@@ -341,7 +342,7 @@ int plan_make_in(const char *cli, const struct endpoint *ep, const struct plan_i
 		if (plan_translator_only(row, ep, speaks, p) != 0)
 			return -1;
 	} else {
-		for (int i = 0; i < 2 && row->apis[i] && !p->api; i++)
+		for (int i = 0; i < CS_CLI_APIS && row->apis[i] && !p->api; i++)
 			if (speaks & row->apis[i])
 				p->api = p->upstream_api = row->apis[i];
 		if (!p->api && row->apis[0] == CS_API_MESSAGES && (speaks & (CS_API_CHAT | CS_API_OLLAMA))) {

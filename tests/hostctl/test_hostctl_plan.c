@@ -33,6 +33,7 @@ static const struct fam fams[] = {
 	{ "lm-studio", "http://10.0.0.7:1234/v1", "openai", M | C | R, true },
 	{ "openai", "https://api.openai.com/v1", "openai", C | R, true },
 	{ "chat-only", "http://10.0.0.8:4000/v1", "openai", C, true },
+	{ "responses-only", "http://10.0.0.11:8000/v1", "openai", R, true },
 	{ "gemini", "https://generativelanguage.googleapis.com", "gemini", G, true },
 	{ "unknown", "http://10.0.0.9:4000", "", 0, false },  /* an older NAME URL line */
 };
@@ -48,28 +49,30 @@ static const struct row rows[] = {
 	{ "claude", "anthropic-api", 'b', M, M }, { "claude", "ollama-0.12", 't', M, C }, { "claude", "ollama-0.13.3", 't', M, C },
 	{ "claude", "ollama-0.14", 'b', M, M },   { "claude", "vllm", 'b', M, M },        { "claude", "llama-server", 'b', M, M },
 	{ "claude", "lm-studio", 'b', M, M },     { "claude", "openai", 't', M, C },      { "claude", "chat-only", 't', M, C },
-	{ "claude", "gemini", 'x', 0, 0 },        { "claude", "unknown", 'l', M, M },
+	{ "claude", "gemini", 'x', 0, 0 },        { "claude", "unknown", 'l', M, M },       { "claude", "responses-only", 'x', 0, 0 },
 
 	{ "codex", "anthropic-api", 'x', 0, 0 },  { "codex", "ollama-0.12", 'x', 0, 0 },  { "codex", "ollama-0.13.3", 'b', R, R },
 	{ "codex", "ollama-0.14", 'b', R, R },    { "codex", "vllm", 'b', R, R },         { "codex", "llama-server", 'x', 0, 0 },
 	{ "codex", "lm-studio", 'b', R, R },      { "codex", "openai", 'b', R, R },       { "codex", "chat-only", 'x', 0, 0 },
-	{ "codex", "gemini", 'x', 0, 0 },         { "codex", "unknown", 'l', R, R },
+	{ "codex", "gemini", 'x', 0, 0 },         { "codex", "unknown", 'l', R, R },        { "codex", "responses-only", 'b', R, R },
 
 	{ "pi", "anthropic-api", 'b', M, M },     { "pi", "ollama-0.12", 't', M, C },     { "pi", "ollama-0.13.3", 't', M, C },
 	{ "pi", "ollama-0.14", 'b', M, M },       { "pi", "vllm", 'b', M, M },            { "pi", "llama-server", 'b', M, M },
 	{ "pi", "lm-studio", 'b', M, M },         { "pi", "openai", 't', M, C },          { "pi", "chat-only", 't', M, C },
-	{ "pi", "gemini", 'x', 0, 0 },            { "pi", "unknown", 'l', M, M },
+	{ "pi", "gemini", 'x', 0, 0 },            { "pi", "unknown", 'l', M, M },           { "pi", "responses-only", 'x', 0, 0 },
 
 	{ "gemini", "anthropic-api", 'x', 0, 0 }, { "gemini", "ollama-0.12", 'x', 0, 0 }, { "gemini", "ollama-0.13.3", 'x', 0, 0 },
 	{ "gemini", "ollama-0.14", 'x', 0, 0 },   { "gemini", "vllm", 'x', 0, 0 },        { "gemini", "llama-server", 'x', 0, 0 },
 	{ "gemini", "lm-studio", 'x', 0, 0 },     { "gemini", "openai", 'x', 0, 0 },      { "gemini", "chat-only", 'x', 0, 0 },
-	{ "gemini", "gemini", 'b', G, G },        { "gemini", "unknown", 'l', G, G },
+	{ "gemini", "gemini", 'b', G, G },        { "gemini", "unknown", 'l', G, G },       { "gemini", "responses-only", 'x', 0, 0 },
 
 	/* opencode speaks Chat Completions itself: no translation for it */
 	{ "opencode", "anthropic-api", 'b', M, M }, { "opencode", "ollama-0.12", 'b', C, C }, { "opencode", "ollama-0.13.3", 'b', C, C },
 	{ "opencode", "ollama-0.14", 'b', M, M },   { "opencode", "vllm", 'b', M, M },        { "opencode", "llama-server", 'b', M, M },
 	{ "opencode", "lm-studio", 'b', M, M },     { "opencode", "openai", 'b', C, C },      { "opencode", "chat-only", 'b', C, C },
 	{ "opencode", "gemini", 'x', 0, 0 },        { "opencode", "unknown", 'l', M, M },
+	/* and Responses through its @ai-sdk/openai provider, where that is all there is */
+	{ "opencode", "responses-only", 'b', R, R },
 };
 
 static enum route route_of(char c, bool keys_in)
@@ -237,6 +240,12 @@ int main(void)
 	CHECK(p.api == C && strstr(p.env[0], "\"npm\":\"@ai-sdk/openai-compatible\"") && strstr(p.env[0], "{env:OPENAI_API_KEY}") &&
 		      strcmp(p.token_vars[0], "OPENAI_API_KEY") == 0,
 	      "opencode on Chat: the OpenAI-compatible provider, OPENAI_API_KEY");
+	oll.speaks = O | R;
+	plan_make_in("opencode", &oll, &in, &p);
+	CHECK(p.api == R && strstr(p.env[0], "\"npm\":\"@ai-sdk/openai\"") && strstr(p.env[0], "{env:OPENAI_BASE_URL}") &&
+		      strcmp(p.token_vars[0], "OPENAI_API_KEY") == 0,
+	      "opencode on Responses only: the OpenAI provider, OPENAI_BASE_URL and OPENAI_API_KEY");
+	oll.speaks = O | C;
 	oll.model[0] = '\0';
 	CHECK(plan_make_in("opencode", &oll, &in, &p) != 0 && strstr(p.fix, "--model M"), "opencode without a model: refused, fix --model");
 	CHECK(plan_make_in("claude", &oll, &in, &p) != 0 && strstr(p.reason, "the gateway must name one"),
