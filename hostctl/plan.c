@@ -288,8 +288,9 @@ static int refuse_api(const struct cs_cli_name *row, const struct endpoint *ep, 
 	}
 	if (strcmp(row->name, "gemini") == 0) {
 		set_fix(p, "cli-sandbox endpoints list", NULL, NULL, NULL);
-		return refuse(p, "gemini speaks only Google's Gemini API (POST /v1beta/models/MODEL:generateContent), which endpoint '%s' (type %s, speaks %s) does not serve, and the gateway serves only Anthropic Messages to the sandbox: %s%s, or run gemini against a Gemini API server with --managed URL (its key in GEMINI_API_KEY)",
-			      ep->name, ep->type, speaks_words, works[0] ? "run " : "no CLI works with it", works);
+		return refuse(p, "gemini speaks only Google's Gemini API (POST /v1beta/models/MODEL:generateContent), which endpoint '%s' (type %s, speaks %s) does not serve, and the gateway serves only Anthropic Messages to the sandbox: %s%s%s%s, or run gemini against a Gemini API server with --managed URL (its key in GEMINI_API_KEY)",
+			      ep->name, ep->type, speaks_words, works[0] ? "run " : "no CLI works with it", works,
+			      works[0] ? " against " : "", works[0] ? ep->name : "");
 	}
 	set_fix(p, "cli-sandbox endpoints add", ep->name, ep->url, NULL);
 	return refuse(p, "%s needs %s, and endpoint '%s' speaks %s (no Chat Completions for the gateway to translate to): re-probe it, or use an Anthropic, OpenAI-compatible or Ollama endpoint%s%s",

@@ -231,7 +231,7 @@ for ep in ant chat oai resp oll; do
 	: >"$WORK/engine.log"
 	(cd "$WORK/ws-refused" && PATH=$WORK/bin:$PATH CLI_SANDBOX_IMAGE=${IMAGE%:*}:gemini $CS --endpoint "$ep" gemini -- -p "run the command" </dev/null >"$WORK/gemini.out" 2>&1)
 	rc=$?
-	te "gemini x $ep: refused before start (non-zero), naming what works" '[ $rc -ne 0 ] && grep -q "gemini speaks only Google'\''s Gemini API.*run claude, pi or opencode against '\''$ep'\''" "$WORK/gemini.out"'
+	te "gemini x $ep: refused before start (non-zero), naming what works" '[ $rc -ne 0 ] && grep -q "gemini speaks only Google'\''s Gemini API.*run [a-z, ]*opencode against $ep," "$WORK/gemini.out"'
 	te "gemini x $ep: no engine command that creates anything" '! grep -qE "^(run|create|network create|network connect)( |$)" "$WORK/engine.log"'
 	te "gemini x $ep: no network, no container, no credentials file" '! podman network exists "$SBNET" && [ "$(leftovers)" = 0 ] && xdg_empty'
 	te "gemini x $ep: the key is not in its output" '! grep -qF "$KEY" "$WORK/gemini.out"'
