@@ -30,18 +30,9 @@ if [ -z "${BROKER_TEST_LOCKED:-}" ] && command -v flock >/dev/null 2>&1; then
 	BROKER_TEST_LOCKED=1 exec flock "$LOCK" sh "$0" "$@"
 fi
 . "$ROOT/tests/lib/tap.sh"
-# The broker's life cycle is cli-sandbox-ctl broker's (docs/broker.md): the program built in
-# this tree (CLI_SANDBOX_CTL, else build/hostctl/), called as the runner calls it.
-CTL=${CLI_SANDBOX_CTL:-$ROOT/build/hostctl/cli-sandbox-ctl}
-[ -x "$CTL" ] || { echo "Bail out! no cli-sandbox-ctl at $CTL: build it (cmake --build build --target cli-sandbox-ctl) or set CLI_SANDBOX_CTL"; exit 1; }
-broker_dir_new() { "$CTL" broker dir; }
-broker_config_write() { "$CTL" broker config "$@"; }
-broker_key_write() { "$CTL" broker key "$@"; }
-broker_token_add() { "$CTL" broker token-add "$@"; }
-broker_token_revoke() { "$CTL" broker token-revoke "$@"; }
-broker_start() { "$CTL" broker start "$@"; }
-broker_wait() { "$CTL" broker wait "$@"; }
-broker_stop() { "$CTL" broker stop "$@"; }
+# the broker's life cycle through cli-sandbox-ctl broker, as the runner calls it
+# shellcheck source=tests/broker/ctl.sh
+. "$ROOT/tests/broker/ctl.sh"
 BIMAGE=${CLI_SANDBOX_BROKER_IMAGE:-localhost/cli-sandbox-broker:latest}
 PYIMAGE=${CLI_SANDBOX_PYTHON_IMAGE:-localhost/cli-sandbox-python:test}
 LIMITS="--runtime runc --ulimit nofile=1024:1024 --ulimit nproc=1000:1000"
