@@ -801,11 +801,11 @@ M=$T/pwned
 # shellcheck disable=SC2016 # the $(...) and ${...} are the attack, meant literally
 printf 'ok http://192.0.2.8:1 type=anthropic speaks=anthropic model=m\nevil http://192.0.2.8:1 type=anthropic speaks=anthropic model=m key-env=K:-$(touch${IFS}%s)}\n' "$M" >"$EVIL/endpoints"
 CLI_SANDBOX_HOME=$EVIL cs --endpoint evil --dry-run claude
-t "a key-env that is no variable's name: --dry-run stops, naming the file and its line" failed_with "$EVIL/endpoints, line 2: bad key-env"
+t "a key-env that is no variable's name: --dry-run stops, naming the file and its line" failed_with "$EVIL/endpoints line 2: bad key-env="
 t "... the command in it did not run" [ ! -e "$M" ]
 t "... the engine did not run" not_run
 CLI_SANDBOX_HOME=$EVIL cs --endpoint evil claude
-t "... a run stops the same way" failed_with "$EVIL/endpoints, line 2: bad key-env"
+t "... a run stops the same way" failed_with "$EVIL/endpoints line 2: bad key-env="
 t "... and the command did not run" [ ! -e "$M" ]
 t "... nor the engine" not_run
 CLI_SANDBOX_HOME=$EVIL cs --endpoint ok --dry-run claude
@@ -819,13 +819,13 @@ t "... then it reads again" rc_is 0
 # shellcheck disable=SC2016
 printf 'evil http://192.0.2.8:1 type=anthropic speaks=anthropic model=$(touch${IFS}%s)\n' "$M" >>"$EVIL/endpoints"
 CLI_SANDBOX_HOME=$EVIL cs --endpoint evil --dry-run claude
-t "a model in the file outside the model's characters: stopped at its line" failed_with "$EVIL/endpoints, line 2: bad model name"
+t "a model in the file outside the model's characters: stopped at its line" failed_with "$EVIL/endpoints line 2: bad model="
 printf 'ok http://192.0.2.8:1 type=frob\n' >"$EVIL/endpoints"
 CLI_SANDBOX_HOME=$EVIL cs --endpoint ok --dry-run claude
-t "an unknown type in the file: stopped at line 1" failed_with "$EVIL/endpoints, line 1: bad type"
+t "an unknown type in the file: stopped at line 1" failed_with "$EVIL/endpoints line 1: bad type="
 printf 'ok http://user:s3cr3t-pw-32@192.0.2.8:1 type=anthropic speaks=anthropic\n' >"$EVIL/endpoints"
 CLI_SANDBOX_HOME=$EVIL cs --endpoint ok --dry-run claude
-t "a URL with user:pass@ in the file: stopped at its line" failed_with "line 1: the URL holds a user name or password"
+t "a URL with user:pass@ in the file: stopped at its line" failed_with "line 1: the URL holds a user or password"
 t "... the password is in no output" sh -c "! grep -qF s3cr3t-pw-32 '$T/out' '$T/err'"
 # shellcheck disable=SC2016
 cs endpoints add bad http://192.0.2.5:4000 --no-probe --key-env 'K:-$(touch${IFS}'"$M"')}'
