@@ -147,7 +147,7 @@ static bool check_image(struct doctor_report *r, const struct doctor_args *a, bo
  * is this host's: a test never goes anywhere else. */
 static void check_endpoint(struct doctor_report *r, const struct doctor_args *a, bool image_ok)
 {
-	char d[TEXT_MAX], f[TEXT_MAX], as[TEXT_MAX] = "";
+	char d[2 * TEXT_MAX], f[TEXT_MAX], as[TEXT_MAX] = ""; /* d holds a URL and as */
 	bool ok, at_host = true;
 
 	if (!a->url) {

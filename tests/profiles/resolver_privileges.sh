@@ -72,10 +72,14 @@ INITPID=$!
 # there, the init is stopped (its deadline cannot fire), and once the child
 # has sent its query (after it shed its privileges) the child is stopped
 # too, read, and both continue.  Every wait is bounded (30 s).
+# $! is ip's pid, which becomes unshare, then sh, whose `mount` is a child
+# too before sh execs the init: a child counts only once that pid is the init.
+INITEXE=$(readlink -f "$INIT")
 child=
 i=0
 until [ -n "$child" ] || [ $i -ge 600 ]; do
-	child=$(cat /proc/"$INITPID"/task/*/children 2> /dev/null | awk '{ print $1 }')
+	[ "$(readlink /proc/"$INITPID"/exe 2> /dev/null)" != "$INITEXE" ] ||
+		child=$(cat /proc/"$INITPID"/task/*/children 2> /dev/null | awk '{ print $1 }')
 	[ -n "$child" ] || sleep 0.05
 	i=$((i + 1))
 done
