@@ -70,19 +70,9 @@ case $out in
 esac
 { ip netns add "$SBX" && ip netns add "$SRV"; } || bail "cannot create network namespaces"
 ip -n "$SBX" link set lo up
-if ! ip netns exec "$SBX" nft -f - 2>"$WORK/ctl.err" <<'NFT'
-table inet pinctl {
-	set s { type ipv4_addr . inet_service; flags timeout; }
-}
-add element inet pinctl s { 192.0.2.9 . 1 timeout 60s expires 1s }
-add element inet pinctl s { 192.0.2.9 . 1 timeout 60s expires 60s }
-NFT
-then
-	t_skip "this kernel or nft cannot add set elements with a timeout and an expiration: $(head -n 1 "$WORK/ctl.err")"
-	t_done
-	exit 77
-fi
-ip netns exec "$SBX" nft delete table inet pinctl
+# shellcheck source=tests/netns/pinning_control.sh
+. "$ROOT/tests/netns/pinning_control.sh"
+pin_control "$SBX" "$WORK" plain
 
 # The script the sandbox runs (bash, as the CLI's user): the checks, a sign for the test,
 # then (once the test has killed the resolver) the checks again.

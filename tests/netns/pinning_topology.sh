@@ -40,37 +40,10 @@ pin_namespaces() {
 	ip -n "$SRV" link set lo up
 }
 
-# pin_kernel_control plain|refresh: the control every pinning test starts with: the kernel takes
-# set elements with a timeout and an expiration (and, with "refresh", renews an element's
-# expiry on a second add, which keeping a name alive needs). Without it: a SKIP with the
-# kernel's own reason, and exit 77.
-pin_kernel_control() {
-	first=''
-	[ "$1" != refresh ] || first='add element inet pinctl s { 192.0.2.9 . 1 timeout 60s expires 1s }'
-	if ! ip netns exec "$SBX" nft -f - 2>"$DIR/ctl.err" <<NFT
-table inet pinctl {
-	set s { type ipv4_addr . inet_service; flags timeout; }
-}
-$first
-add element inet pinctl s { 192.0.2.9 . 1 timeout 60s expires 60s }
-NFT
-	then
-		t_skip "this kernel or nft cannot add set elements with a timeout and an expiration, which the pinning resolver needs: $(head -n 1 "$DIR/ctl.err")"
-		t_done
-		exit 77
-	fi
-	if [ -n "$first" ] && ! ip netns exec "$SBX" nft list set inet pinctl s | grep -q 'expires [5][0-9]s'; then
-		t_skip "this kernel does not refresh a set element's expiry on a second add (set element updates, Linux 6.x): the pinning resolver cannot keep names alive here"
-		t_done
-		exit 77
-	fi
-	ip netns exec "$SBX" nft delete table inet pinctl
-	if [ -n "$first" ]; then
-		t_pass "control: the kernel takes elements with timeout and expiration and refreshes them on a second add"
-	else
-		t_pass "control: the kernel takes set elements with a timeout and an expiration"
-	fi
-}
+# pin_kernel_control plain|refresh: tests/netns/pinning_control.sh's, in the sandbox namespace.
+# shellcheck source=tests/netns/pinning_control.sh
+. "$HERE/pinning_control.sh"
+pin_kernel_control() { pin_control "$SBX" "$DIR" "$1"; }
 
 # pin_link: the veth pair between the namespaces and every address the test servers use.
 pin_link() {
