@@ -268,16 +268,17 @@ tui_case() {
 	wait_for "$_sess" 20 '[person: exited]' >/dev/null ||
 		echo "# $_l: $_cli did not exit on its keys in 20 s: the terminal is closed (SIGHUP) and the container removed"
 	tmux kill-session -t "$TAG-$_sess" 2>/dev/null
-	_c=$(container_of "$PWS") && $ENGINE rm -f "$_c" >/dev/null 2>&1
-	# A closed terminal (SIGHUP) can cut the runner's own clean-up short: a broker and network
-	# it left are noted and removed here, as the sandbox's container is above.
+	# Whichever way the run ended (its keys, or its terminal closed: SIGHUP), the runner
+	# removes the sandbox, the key broker and the broker's network: a key holder that outlived
+	# its run would be a failure, not a leftover to tidy.
 	_i=0
-	while [ $_i -lt 15 ] && $ENGINE network inspect "$TAG-sb" >/dev/null 2>&1; do sleep 1; _i=$((_i + 1)); done
-	if $ENGINE network inspect "$TAG-sb" >/dev/null 2>&1; then
-		echo "# $_l: the runner left its broker's network $TAG-sb after its terminal closed: removed here"
-		for _b in $($ENGINE ps -aq --filter "network=$TAG-sb" 2>/dev/null); do $ENGINE rm -f "$_b" >/dev/null 2>&1; done
-		$ENGINE network rm "$TAG-sb" >/dev/null 2>&1
-	fi
+	while [ $_i -lt 30 ] && $ENGINE network inspect "$TAG-sb" >/dev/null 2>&1; do sleep 1; _i=$((_i + 1)); done
+	_left=$($ENGINE ps -a --filter "network=$TAG-sb" --format '{{.Names}}' 2>/dev/null | tr '\n' ' ')
+	ok "$_l: after the run the runner removed its sandbox, key broker and network (${_left:-none left})" \
+		sh -c "! $ENGINE network inspect '$TAG-sb' >/dev/null 2>&1"
+	for _b in $($ENGINE ps -aq --filter "network=$TAG-sb" 2>/dev/null); do $ENGINE rm -f "$_b" >/dev/null 2>&1; done
+	$ENGINE network rm "$TAG-sb" >/dev/null 2>&1
+	_c=$(container_of "$PWS") && $ENGINE rm -f "$_c" >/dev/null 2>&1
 	# The script removes the directory once its engine has ended, whichever way it ended.
 	_i=0
 	while [ $_i -lt 30 ] && [ -n "$_credsrc" ] && [ -e "${_credsrc%/*}" ]; do sleep 1; _i=$((_i + 1)); done
