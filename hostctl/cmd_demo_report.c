@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "hostctl/cmds.h"
-#include "hostctl/demo_judge.h"
+#include "hostctl/demo_report.h"
 #include "hostctl/validate.h"
 
 static const char help[] =

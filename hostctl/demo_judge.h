@@ -1,10 +1,10 @@
-/* `cli-sandbox demo`'s verdict and report (docs/host-script.md, "See it
+/* `cli-sandbox demo`'s verdict (docs/host-script.md, "See it
  * work"): each step judged by what the scripted model received (its log's
  * "result STEP | TEXT" lines), by the init's lines on the run's stderr
  * ("cli-sandbox-init: blocked: ..." and "firewall up: ... sha256=HEX") and
  * by hello.txt, never by the CLI's exit status.  Pure: the caller reads the
- * files.  What the sandbox wrote reaches the report only as printable ASCII
- * and never with the key's value in it. */
+ * files.  What the sandbox wrote reaches the verdict only as printable
+ * ASCII and never with the key's value in it. */
 #ifndef CLI_SANDBOX_HOSTCTL_DEMO_JUDGE_H
 #define CLI_SANDBOX_HOSTCTL_DEMO_JUDGE_H
 
@@ -46,12 +46,8 @@ struct demo_run {
  * no-key, capabilities and ruleset in that order; NULL when out of memory. */
 json_t *demo_judge(const struct demo_run *r);
 
-/* Judges r and prints the report: a line a step ("ok   NAME DETAIL" or
- * "FAIL NAME DETAIL"), the block log, a summary; with json one object
- * {"ok","cli","engine","image","folder","kept","workspace","model","probe",
- * "key","cli_exit","seconds","ruleset_sha256","blocked","names","steps"}.
- * Returns the exit status: 0 when every step holds, 1 when one does not,
- * 71 when out of memory. */
-int demo_report(const struct demo_run *r, bool json, FILE *out);
+/* A person's path (TMPDIR's) or a detail as a JSON string: printable
+ * ASCII when it is not UTF-8, which jansson refuses; NULL when out of memory. */
+json_t *demo_jstr(const char *s);
 
 #endif

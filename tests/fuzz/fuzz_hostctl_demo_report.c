@@ -8,7 +8,7 @@
 #include <jansson.h>
 
 #include "fuzz.h"
-#include "hostctl/demo_judge.h"
+#include "hostctl/demo_report.h"
 
 static const char key[] = "Kq9ZxQ7vJ2wY8";
 

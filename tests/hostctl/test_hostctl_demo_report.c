@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "hostctl/demo_judge.h"
+#include "hostctl/demo_report.h"
 
 static const char key[] = "sk-ant-unit-7f3c1a9e";
 
