@@ -23,6 +23,7 @@ int cmd_init(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_limits(int argc, char **argv);
 int cmd_ping_report(int argc, char **argv);
+int cmd_demo_report(int argc, char **argv);
 
 /* Prints the error line and returns the exit status. */
 int ctl_fail(const struct cs_error *err);

@@ -6,8 +6,8 @@
 # as an unprivileged user, on an internal network with no route out) asks the agent for tool
 # calls; the real CLI runs against it through this very script, as a person's run does
 # (endpoint, the key broker, firewall, identity, limits), in a temporary
-# workspace and home. Then each step is judged by what the model received and by the files,
-# never by the CLI's exit status.
+# workspace and home. Then the host program (cli-sandbox-ctl demo-report) judges each step by
+# what the model received and by the files, never by the CLI's exit status, and reports.
 
 DEMO_PORT=8080
 DEMO_MODEL_MOUNT=/opt/cli-sandbox/demo-model.mjs
@@ -35,20 +35,6 @@ EOF
 demo_addr() {
 	first_host "$1" || die "bad subnet '$1': use A.B.C.D/N with N between 1 and 30, e.g. 198.51.100.0/28"
 	ADDR=${FIRST%.*}.$((${FIRST##*.} + $2 - 1))
-}
-
-# demo_step NAME OK DETAIL: record one step's verdict (text line or JSON member).
-DEMO_FAILED='' DEMO_JSON=''
-demo_step() {
-	[ "$2" = true ] || DEMO_FAILED="${DEMO_FAILED:+$DEMO_FAILED, }$1"
-	DEMO_JSON="${DEMO_JSON:+$DEMO_JSON,}{\"name\":$(json_str "$1"),\"ok\":$2,\"detail\":$(json_str "$3")}"
-	[ "$demo_json" = false ] || return 0
-	if [ "$2" = true ]; then printf 'ok   %-10s %s\n' "$1" "$3"; else printf 'FAIL %-10s %s\n' "$1" "$3"; fi
-}
-
-# demo_result STEP: print the text of the tool result the model received for STEP.
-demo_result() {
-	sed -n "s/^result $1 | //p" "$DEMO_DIR/model.log"
 }
 
 # demo_say TEXT: a progress line on stderr (not with --json).
@@ -111,6 +97,7 @@ demo_main() {
 	eng image inspect "$IMG" >/dev/null 2>&1 || die "the image $IMG is not present in $engine: build it with 'sh image/build.sh' (as root)"
 	kb_image_name  # the key broker holds the key (host/lib/keys.sh)
 	eng image inspect "$kb_image" >/dev/null 2>&1 || die "the key broker's image $kb_image is not present in $engine: build it with 'sh image/build.sh --cli broker'"
+	ctl_find  # the judge (cli-sandbox-ctl demo-report), found before anything starts
 	[ -f "$libdir/demo-model.mjs" ] || die "$libdir/demo-model.mjs is missing: reinstall cli-sandbox with its lib/ folder"
 	case $libdir in *:*) die "the script's folder '$libdir' contains ':', which the engine's -v option cannot mount" ;; esac
 	_subnet=${CLI_SANDBOX_DEMO_SUBNET:-198.51.100.0/28}
@@ -145,13 +132,13 @@ demo_main() {
 
 	# The key: yours when exported (it reaches the key broker and the model, never the sandbox),
 	# else a throwaway one that stands in for it.
-	_keyvar=ANTHROPIC_API_KEY _keyfrom=yours _keywhat='your key'
+	_keyvar=ANTHROPIC_API_KEY _keyfrom=yours
 	var_get "$_keyvar"; _key=$VAL
 	if [ -z "$_key" ]; then
 		_key=demo-throwaway-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 		[ ${#_key} -eq 47 ] || die "cannot read 16 random bytes from /dev/urandom for the throwaway key"
 		var_set "$_keyvar" "$_key"
-		_keyfrom=throwaway _keywhat='the throwaway key'
+		_keyfrom=throwaway
 	fi
 
 	# The model: its own internal network, no capability, read-only, as the image's node.
@@ -203,119 +190,15 @@ demo_main() {
 	wait "$DEMO_WATCHDOG"
 	DEMO_WATCHDOG=''
 	eng logs "$DEMO_NAME-model" >"$DEMO_DIR/model.log" 2>&1
-	demo_judge
-	_t1=$(date +%s)
-	demo_report $((_t1 - _t0))
-}
-
-# demo_judge: the verdict of each step, from the workspace, the model's log and the init's
-# lines on the run's stderr (the run's own exit status, _rc, is shown, not judged).
-demo_judge() {
-	# 1. the file, on the host, and its owner
-	_f=$_ws/hello.txt
-	if [ -f "$_f" ] && [ ! -L "$_f" ] && [ "$(cat -- "$_f")" = 'hello from the sandbox' ]; then
-		_l=$(ls -nd -- "$_f")
-		# shellcheck disable=SC2086 # mode, links, owner, group
-		set -- $_l
-		if [ "$3" = "$_owner" ]; then
-			demo_step written true "$_f is on the host, owned by uid $3$( [ "$_uid" = 0 ] && printf ' (the sandbox user: run as root)' || printf ' (you)')"
-		else
-			demo_step written false "$_f is owned by uid $3, not uid $_owner"
-		fi
-	else
-		demo_step written false "no $_f with the model's text: the agent did not write it (see $DEMO_DIR/cli.err with --keep)"
-	fi
-	# 2. the connections: each failed at once (not the 5 s timeout). A reset ("Connection
-	# refused") is the firewall's, and must be in its block log; "Network is unreachable" is
-	# the kernel's, before any firewall: the broker's network is internal, with no route out.
-	# The probe, on the sandbox's own network, is routed, so the firewall must be what refuses it.
-	_conn=$(demo_result connect)
-	_ok=true _d=''
-	for _dest in 203.0.113.10:443 169.254.169.254:80 "$_probe"; do
-		_line=$(printf '%s\n' "$_conn" | grep "^connect $_dest rc=" | head -n 1)
-		_r=$(printf '%s\n' "$_line" | sed -n 's/.* rc=\([0-9]*\) .*/\1/p')
-		_ms=$(printf '%s\n' "$_line" | sed -n 's/.* ms=\([0-9]*\) .*/\1/p')
-		_e=${_line#* error=}
-		_blk=$(grep "^cli-sandbox-init: blocked: .*refused tcp to ${_dest%:*} port ${_dest#*:} " "$DEMO_DIR/cli.err" | head -n 1)
-		if [ -z "$_line" ]; then
-			_ok=false _d="$_d; $_dest: the model got no result"
-		elif [ "$_r" = 0 ] || [ "$_r" = 124 ] || [ "${_ms:-99999}" -ge 2000 ]; then
-			_ok=false _d="$_d; $_dest: not refused at once (rc $_r, $_ms ms)"
-		elif [ "$_e" = 'Network is unreachable' ] && [ "$_dest" != "$_probe" ]; then
-			_d="$_d; $_dest: no route, in $_ms ms"
-		elif [ "$_e" != 'Connection refused' ]; then
-			_ok=false _d="$_d; $_dest: failed in $_ms ms with '$_e', not the firewall's reset"
-		elif [ -z "$_blk" ]; then
-			_ok=false _d="$_d; $_dest: refused in $_ms ms, but not in the block log"
-		else
-			_d="$_d; $_dest: refused by the firewall in $_ms ms"
-			DEMO_BLOCKED="${DEMO_BLOCKED:-}${DEMO_BLOCKED:+$NL}${_blk#cli-sandbox-init: blocked: }"
-		fi
-	done
-	demo_step refused "$_ok" "${_d#; }"
-	# 3. the environment: the key's value nowhere the sandbox or the run showed it
-	_env=$(demo_result env)
-	_names=$(printf '%s\n' "$_env" | sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p' | tr '\n' ' ')
-	if ! grep -q '^result env begin' "$DEMO_DIR/model.log"; then
-		demo_step no-key false "the model got no result for 'env | grep -i -e key -e token'"
-	elif grep -qF -- "$_key" "$DEMO_DIR/model.log" "$DEMO_DIR/cli.out" "$DEMO_DIR/cli.err"; then
-		demo_step no-key false "the value of $_keywhat reached the sandbox or the run's output"
-	else
-		demo_step no-key true "no value of $_keywhat ($_keyvar) in the sandbox's environment (its matching variables: ${_names:-none }; its credential is the key broker's run token)"
-	fi
-	# 4. identity and capabilities
-	_id=$(demo_result identity)
-	_caps=$(printf '%s\n' "$_id" | grep -c '^Cap\(Inh\|Prm\|Eff\|Bnd\|Amb\):[[:space:]]*0000000000000000$')
-	if printf '%s\n' "$_id" | grep -Eq "^uid=$_inside([( ]|$)" && [ "$_caps" = 5 ]; then
-		demo_step capabilities true "uid $_inside in the sandbox; CapInh, CapPrm, CapEff, CapBnd, CapAmb all 0"
-	elif [ -z "$_id" ]; then
-		demo_step capabilities false "the model got no result for 'id; grep Cap /proc/self/status'"
-	else
-		demo_step capabilities false "expected uid $_inside and every capability set 0; got: $(printf '%s' "$_id" | tr '\n' ' ')"
-	fi
-	# 5. the ruleset the init programmed
-	DEMO_DIGEST=$(sed -n 's/^cli-sandbox-init: firewall up: .* sha256=\([0-9a-f]*\).*/\1/p' "$DEMO_DIR/cli.err" | head -n 1)
-	if [ -n "$DEMO_DIGEST" ]; then
-		demo_step ruleset true "sha256 $DEMO_DIGEST (the init's 'firewall up' line)"
-	else
-		demo_step ruleset false "no 'firewall up' line from the init in the run's output"
-	fi
-}
-
-# demo_report SECONDS: the summary (or the JSON object), and the exit status.
-demo_report() {
-	[ "$demo_keep" = true ] && _kept="kept: $DEMO_DIR" || _kept="removed (--keep keeps it)"
-	if [ "$demo_json" = true ]; then
-		[ -z "$DEMO_FAILED" ] && _ok=true || _ok=false
-		_blk=''
-		while IFS= read -r _b; do
-			[ -z "$_b" ] || _blk="${_blk:+$_blk,}$(json_str "$_b")"
-		done <<EOF
-${DEMO_BLOCKED:-}
-EOF
-		printf '{"ok":%s,"cli":%s,"engine":%s,"image":%s,"folder":%s,"kept":%s,"workspace":%s,"model":%s,"probe":%s,"key":%s,"cli_exit":%s,"seconds":%s,"ruleset_sha256":%s,"blocked":[%s],"names":[%s,%s,%s],"steps":[%s]}\n' \
-			"$_ok" "$(json_str "$cli")" "$(json_str "$engine")" "$(json_str "$IMG")" "$(json_str "$DEMO_DIR")" \
-			"$demo_keep" "$(json_str "$_ws")" "$(json_str "http://$_mip:$DEMO_PORT")" "$(json_str "$_probe")" "$(json_str "$_keyfrom")" \
-			"$_rc" "$1" "$(json_str "${DEMO_DIGEST:-}")" "$_blk" "$(json_str "$DEMO_NAME-model")" \
-			"$(json_str "$DEMO_NAME")" "$(json_str "cli-sandbox-gw-run-$DEMO_RUN_PID")" "$DEMO_JSON"
-	else
-		if [ -n "${DEMO_BLOCKED:-}" ]; then
-			echo "     the init's block log:"
-			printf '%s\n' "$DEMO_BLOCKED" | sed 's/^/       /'
-		fi
-		echo
-		echo "summary ($cli under $engine, $1 s; the CLI exited $_rc, not judged):"
-		if [ -z "$DEMO_FAILED" ]; then
-			echo "  written:      hello.txt in the workspace, owned by uid $_owner"
-			echo "  refused:      203.0.113.10:443, 169.254.169.254:80 and $_probe (on the sandbox's network), at once; the firewall's refusals in its block log"
-			echo "  no key:       the sandbox saw no value of $_keywhat, only the key broker's run token"
-			echo "  capabilities: none, as uid $_inside"
-			echo "  ruleset:      sha256 $DEMO_DIGEST"
-		else
-			echo "  FAILED:       $DEMO_FAILED (the lines above say why; --keep keeps the run's output)"
-		fi
-		echo "  folder:       $DEMO_DIR, $_kept"
-	fi
-	[ -z "$DEMO_FAILED" ] || exit 1
-	exit 0
+	# The verdict and the report are the host program's (cli-sandbox-ctl demo-report,
+	# docs/hostctl.md): it judges each step by what the model received, by the init's lines on
+	# the run's stderr and by the files, never by the CLI's exit status (shown, not judged). The
+	# key's value it searches for it reads from $_keyvar itself: never on a command line.
+	set -- --folder "$DEMO_DIR" --workspace "$_ws" --owner "$_owner" --inside "$_inside" \
+		--probe "$_probe" --key-env "$_keyvar" --key "$_keyfrom" --cli "$cli" --engine "$engine" \
+		--image "$IMG" --model "http://$_mip:$DEMO_PORT" --name "$DEMO_NAME-model" --name "$DEMO_NAME" \
+		--name "cli-sandbox-gw-run-$DEMO_RUN_PID" --cli-exit "$_rc" --seconds $(($(date +%s) - _t0))
+	[ "$demo_keep" = false ] || set -- "$@" --keep
+	[ "$demo_json" = false ] || set -- "$@" --json
+	"$CTL" demo-report "$@"
 }
