@@ -1,4 +1,5 @@
 #include "hostctl/demo_judge.h"
+#include "hostctl/printable.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,14 +49,6 @@ static bool contains(struct span hay, const char *needle, size_t n)
 	return n > 0 && hay.n >= n && memmem(hay.s, hay.n, needle, n) != NULL;
 }
 
-/* Each byte outside printable ASCII and tab made '?'. */
-static void printable(char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if ((s[i] < 0x20 && s[i] != '\t') || s[i] >= 0x7f)
-			s[i] = '?';
-}
-
 /* What the sandbox wrote, for the screen: printable ASCII and tabs (each
  * other byte '?', so no escape sequence reaches the terminal and the JSON
  * is always UTF-8; /proc/self/status's tabs stay), the key's value (as it would show) replaced by "(the key's
@@ -70,8 +63,8 @@ static char *shown(struct span s, const char *key)
 		goto done;
 	memcpy(p, s.s, s.n);
 	memcpy(k, key, kn);
-	printable(p, s.n);
-	printable(k, kn);
+	printable_in_place(p, s.n, true);
+	printable_in_place(k, kn, true);
 	f = open_memstream(&out, &n);
 	if (!f)
 		goto done;
@@ -103,7 +96,7 @@ json_t *demo_jstr(const char *s)
 	p = strdup(s);
 	if (!p)
 		return NULL;
-	printable(p, strlen(p));
+	printable_in_place(p, strlen(p), true);
 	j = json_string(p);
 	free(p);
 	return j;

@@ -1,19 +1,10 @@
 #include "hostctl/ollama.h"
+#include "hostctl/printable.h"
 
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-/* A server's text for the screen: printable ASCII, others as '?'. */
-static void printable(const char *s, char *out, size_t len)
-{
-	size_t o = 0;
-
-	for (; s && *s && o + 1 < len; s++)
-		out[o++] = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
-	out[o] = '\0';
-}
 
 static json_t *parse(const char *body, size_t len)
 {
@@ -85,10 +76,10 @@ int ollama_parse_pull_line(const char *line, size_t len, struct pull_event *ev)
 		json_decref(o);
 		return -1;
 	}
-	printable(json_string_value(json_object_get(o, "status")), ev->status, sizeof(ev->status));
+	printable_copy(json_string_value(json_object_get(o, "status")), ev->status, sizeof(ev->status));
 	e = json_object_get(o, "error");
 	if (e)  /* a string, as Ollama sends; anything else is still an error */
-		printable(json_is_string(e) ? json_string_value(e) : "an error the server did not describe", ev->error, sizeof(ev->error));
+		printable_copy(json_is_string(e) ? json_string_value(e) : "an error the server did not describe", ev->error, sizeof(ev->error));
 	ev->total = count(o, "total");
 	ev->completed = count(o, "completed");
 	json_decref(o);

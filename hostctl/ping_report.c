@@ -1,19 +1,10 @@
 #include "hostctl/ping_report.h"
+#include "hostctl/printable.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static const char blocked[] = "cli-sandbox-init: blocked: ";
-
-/* s with every byte outside printable ASCII made '?', at most len - 1 bytes. */
-static void printable(const char *s, char *out, size_t len)
-{
-	size_t o = 0;
-
-	for (; s && *s && o + 1 < len; s++)
-		out[o++] = (*s >= 0x20 && *s < 0x7f) ? *s : '?';
-	out[o] = '\0';
-}
 
 json_t *ping_line(const char *line, size_t n)
 {
@@ -31,7 +22,7 @@ json_t *ping_line(const char *line, size_t n)
 			k = sizeof(what) - 1;
 		memcpy(text, line + sizeof(blocked) - 1, k);
 		text[k] = '\0';
-		printable(text, what, sizeof(what));
+		printable_copy(text, what, sizeof(what));
 		snprintf(text, sizeof(text), "the firewall refused %s", what);
 		return json_pack("{s:s, s:b, s:s}", "check", "firewall", "ok", 0, "error", text);
 	}
@@ -55,11 +46,11 @@ static void field(json_t *o, const char *key, char *out, size_t len)
 	if (!v || json_is_null(v))
 		return;
 	if (json_is_string(v)) {
-		printable(json_string_value(v), out, len);
+		printable_copy(json_string_value(v), out, len);
 		return;
 	}
 	s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-	printable(s, out, len);
+	printable_copy(s, out, len);
 	free(s);
 }
 
