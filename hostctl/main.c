@@ -21,6 +21,7 @@ static const char usage[] =
 	"  doctor [...]                the runner's doctor: its checks, given what the runner decided\n"
 	"  limits [...]                the run's limits, KEY=VALUE lines for the runner\n"
 	"  ping-report [...]           ping's checks read and reported, for the runner's ping\n"
+	"  runner --cli CLI [...]      everything the runner decides a run from, in one call\n"
 	"Each COMMAND --help says more.  docs/hostctl.md.\n";
 
 static const struct {
@@ -31,7 +32,7 @@ static const struct {
 	{ "version", cmd_version },     { "--version", cmd_version },   { "platform", cmd_platform },
 	{ "quickstart", cmd_quickstart }, { "init", cmd_init },       { "models", cmd_models },
 	{ "doctor", cmd_doctor }, { "limits", cmd_limits },
-	{ "ping-report", cmd_ping_report },
+	{ "ping-report", cmd_ping_report }, { "runner", cmd_runner },
 };
 
 int main(int argc, char **argv)
