@@ -9,6 +9,7 @@
  *   ep_name ep_url ep_key_env   the endpoint named or selected, when found
  *   lim_pids lim_mem lim_cpus lim_nofile lim_tmp lim_text   the limits
  *   ws_writable=yes|no ws_how   the workspace, for the sandbox user
+ *   ws_path home_path   the workspace's and the home's canonical paths
  *   then the plan's lines (plan_format.h), with --plan and a URL.
  * docs/hostctl.md, "runner". */
 #include <fcntl.h>
@@ -136,6 +137,38 @@ static bool exported(const char *name)
 	const char *v = getenv(name);
 
 	return v && *v;
+}
+
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
+			return false;
+	return true;
+}
+
+/* The workspace's and the home's canonical paths, as the runner's
+ * $(cd -P -- DIR && pwd -P) gave them (a subshell each): ws_path only for a
+ * directory this process may enter, home_path the home's, else $HOME as it
+ * is.  A path a line cannot carry, or "-" (cd's previous directory), is left
+ * out: the runner then asks its shell. */
+static void canonical_paths(const char *dir)
+{
+	const char *home = getenv("HOME");
+	char *real = strcmp(dir, "-") != 0 ? realpath(dir, NULL) : NULL;
+	struct stat st;
+
+	if (real && printable(real) && stat(real, &st) == 0 && S_ISDIR(st.st_mode) && access(real, X_OK) == 0)
+		printf("ws_path=%s\n", real);
+	free(real);
+	if (!home || !*home || strcmp(home, "-") == 0)
+		return;
+	real = realpath(home, NULL);
+	if (real && printable(real) && stat(real, &st) == 0 && S_ISDIR(st.st_mode))
+		printf("home_path=%s\n", real);
+	else if (!real && printable(home))
+		printf("home_path=%s\n", home);
+	free(real);
 }
 
 struct runner_args {
@@ -275,6 +308,7 @@ int cmd_runner(int argc, char **argv)
 			uid = gid = 1000;
 		ok = sandbox_can_write(a.workspace, uid, gid, &how);
 		printf("ws_writable=%s\nws_how=%s\n", ok ? "yes" : "no", how);
+		canonical_paths(a.workspace);
 	}
 	rc = a.plan ? plan_part(&a, found) : 0;
 	free(eps);

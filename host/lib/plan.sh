@@ -27,6 +27,7 @@
 #              URL and key-env
 #   LIM_PIDS LIM_MEM LIM_CPUS LIM_NOFILE LIM_TMP (MiB) LIM_TEXT (doctor's line)   the limits
 #   WS_WRITABLE yes | no, WS_HOW   may the sandbox user write the workspace, and how that was told
+#   WS_PATH HOME_PATH   the workspace's and the home's canonical paths (when a line holds them)
 # A line without a key or with an unknown one stops the runner: nothing is evaluated. The
 # program's failure, a refused plan's aside, ends the runner with its status (it said why).
 ctl_read() {
@@ -79,6 +80,8 @@ ctl_read() {
 		lim_text) LIM_TEXT=$_v ;;
 		ws_writable) WS_WRITABLE=$_v ;;
 		ws_how) WS_HOW=$_v ;;
+		ws_path) WS_PATH=$_v ;;
+		home_path) HOME_PATH=$_v ;;
 		'') [ -z "$_l" ] || die "cli-sandbox-ctl gave a line without a key: reinstall cli-sandbox and its program together" ;;
 		*) die "cli-sandbox-ctl gave an unknown key '${_l%%=*}': reinstall cli-sandbox and its program together" ;;
 		esac

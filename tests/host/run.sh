@@ -355,6 +355,14 @@ mv "$T/gitconfig" "$HOME/.gitconfig"
 CWD=$T/plain cs --interactive
 t "the workspace's own git user.name wins" has_arg "GIT_AUTHOR_NAME=Local Name"
 t "... and the global e-mail is still passed" has_arg "GIT_COMMITTER_EMAIL=ada@example.org"
+if [ "$("$real_id" -u)" = 0 ]; then
+	# A workspace repository owned by another user: git reads none of its settings
+	# (safe.directory), the global ones still count, and the run goes on.
+	mkdir -p "$T/theirs" && (cd "$T/theirs" && git init -q . && git config user.name "Their Name") && chown -R 65534 "$T/theirs"
+	CWD=$T/theirs cs --interactive
+	t "a workspace repository owned by another user: the global git user.name, not its own" \
+		sh -c "grep -qxF \"GIT_AUTHOR_NAME=Ada O'Lovelace\" '$FAKE_DIR/args' && ! grep -q 'Their Name' '$FAKE_DIR/args'"
+fi
 
 CLI_SANDBOX_ENGINE_ARGS='--runtime-flag --ulimit nofile=1024:1024' \
 	CLI_SANDBOX_ENGINE_GLOBAL_ARGS='--runtime runc' cs --engine podman --interactive
