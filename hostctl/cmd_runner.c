@@ -10,6 +10,7 @@
  *   lim_pids lim_mem lim_cpus lim_nofile lim_tmp lim_text   the limits
  *   ws_writable=yes|no ws_how   the workspace, for the sandbox user
  *   ws_path home_path   the workspace's and the home's canonical paths
+ *   memory_dir not_memory_dir   XDG_RUNTIME_DIR's and /dev/shm's file system
  *   then the plan's lines (plan_format.h), with --plan and a URL.
  * docs/hostctl.md, "runner". */
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -171,6 +173,30 @@ static void canonical_paths(const char *dir)
 	free(real);
 }
 
+#define TMPFS_FS 0x01021994u  /* TMPFS_MAGIC, linux/magic.h */
+#define RAMFS_FS 0x858458f6u  /* RAMFS_MAGIC */
+
+/* Where the runner may put a file that must not reach a disk (the
+ * credentials file, the broker's key): XDG_RUNTIME_DIR and /dev/shm, each
+ * memory_dir= when its file system is tmpfs or ramfs, else not_memory_dir=
+ * (the runner read /proc/self/mounts a byte at a time for it: a thousand
+ * system calls and more where containers run).  The runner still checks
+ * that it may write there. */
+static void memory_dirs(void)
+{
+	const char *dirs[] = { getenv("XDG_RUNTIME_DIR"), "/dev/shm" };
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		struct statfs fs;
+		unsigned type;
+
+		if (!dirs[i] || !*dirs[i] || !printable(dirs[i]) || statfs(dirs[i], &fs) != 0)
+			continue;  /* the runner asks its shell */
+		type = (unsigned)fs.f_type;
+		printf("%s=%s\n", type == TMPFS_FS || type == RAMFS_FS ? "memory_dir" : "not_memory_dir", dirs[i]);
+	}
+}
+
 struct runner_args {
 	const char *cli, *name, *url, *engine, *workspace;
 	const char *limit_opts[LIMIT_OPTS];
@@ -309,6 +335,7 @@ int cmd_runner(int argc, char **argv)
 		ok = sandbox_can_write(a.workspace, uid, gid, &how);
 		printf("ws_writable=%s\nws_how=%s\n", ok ? "yes" : "no", how);
 		canonical_paths(a.workspace);
+		memory_dirs();
 	}
 	rc = a.plan ? plan_part(&a, found) : 0;
 	free(eps);

@@ -28,6 +28,7 @@
 #   LIM_PIDS LIM_MEM LIM_CPUS LIM_NOFILE LIM_TMP (MiB) LIM_TEXT (doctor's line)   the limits
 #   WS_WRITABLE yes | no, WS_HOW   may the sandbox user write the workspace, and how that was told
 #   WS_PATH HOME_PATH   the workspace's and the home's canonical paths (when a line holds them)
+#   MEM_DIRS NOT_MEM_DIRS   of XDG_RUNTIME_DIR and /dev/shm, those on memory and the others, a line each
 # A line without a key or with an unknown one stops the runner: nothing is evaluated. The
 # program's failure, a refused plan's aside, ends the runner with its status (it said why).
 ctl_read() {
@@ -37,7 +38,10 @@ ctl_read() {
 	ROUTE='' PLAN=legacy CLI_API='' UP_API='' CLI_URL='' EP_URL='' EP_TYPE='' EP_MODEL='' EP_KEYENV='' EP_SPEAKS=''
 	KB_KEYVAR='' KB_FORM='' KB_API='' TOKEN_KIND=key PLACEHOLDER_KEY='' KB_TOKVARS='' PLAN_ENV='' PLAN_ARGS=''
 	_reason='' _fix='' SEL_NAME='' EPX_URL='' EPX_KEYENV=''
-	while IFS= read -r _l; do
+	# One line a word (IFS a newline; the runner runs with set -f): the shell's read would take
+	# the lines a byte at a time, a system call each. Empty lines drop out.
+	_ifs=$IFS IFS=$NL
+	for _l in $_out; do
 		_v=${_l#*=}
 		case ${_l%%=*} in
 		route) ROUTE=$_v ;;
@@ -82,12 +86,13 @@ ctl_read() {
 		ws_how) WS_HOW=$_v ;;
 		ws_path) WS_PATH=$_v ;;
 		home_path) HOME_PATH=$_v ;;
+		memory_dir) MEM_DIRS=$MEM_DIRS$_v$NL ;;
+		not_memory_dir) NOT_MEM_DIRS=$NOT_MEM_DIRS$_v$NL ;;
 		'') [ -z "$_l" ] || die "cli-sandbox-ctl gave a line without a key: reinstall cli-sandbox and its program together" ;;
 		*) die "cli-sandbox-ctl gave an unknown key '${_l%%=*}': reinstall cli-sandbox and its program together" ;;
 		esac
-	done <<EOF
-$_out
-EOF
+	done
+	IFS=$_ifs
 	[ "$_rc" = 0 ] || [ "$ROUTE" = refused ] || exit "$_rc"
 }
 
