@@ -96,6 +96,28 @@ ok "a missing workspace: not writable" line ws_writable=no
 ok "... and no ws_path (the runner says why)" no_key ws_path
 run --cli claude --frob
 ok "an unknown argument: exit 2" [ "$rc" = 2 ]
+# host-address: the engine's answer read (a fake engine that prints FAKE_GW and records its words)
+mkdir -p "$T/bin"
+cat >"$T/bin/docker" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$*" >"$FAKE_ARGS"
+printf '%s\n' "$FAKE_GW"
+EOF
+cp "$T/bin/docker" "$T/bin/podman" && chmod +x "$T/bin/docker" "$T/bin/podman"
+addr() {  # addr ENGINE FAKE_GW [ARGS...]: the address printed, or "exit N"
+	_e=$1 _g=$2; shift 2
+	_a=$(FAKE_GW=$_g FAKE_ARGS=$T/args PATH="$T/bin:$PATH" "$CTL" host-address "$_e" "$@") || _a="exit $?"
+	printf '%s' "$_a"
+}
+ok "host-address: docker's gateway" [ "$(addr docker '172.17.0.1|172.17.0.0/16')" = 172.17.0.1 ]
+addr docker '172.17.0.1|172.17.0.0/16' '' -- --host unix:///x >/dev/null
+ok "... docker's bridge asked, the global arguments first" \
+	[ "$(cat "$T/args")" = "--host unix:///x network inspect bridge --format {{range .IPAM.Config}}{{.Gateway}}|{{.Subnet}} {{end}}" ]
+ok "... no gateway listed (docker 20.10, --subnet alone): the subnet's first address" [ "$(addr docker '|172.18.0.0/16')" = 172.18.0.1 ]
+ok "... an IPv6 range skipped" [ "$(addr docker 'fd00::1|fd00::/64 |10.1.2.0/24')" = 10.1.2.1 ]
+ok "... nothing usable: exit 1" [ "$(addr docker 'garbage 300.1.1.1|x')" = "exit 1" ]
+ok "podman: its network's gateway, on the network named" [ "$(addr podman '10.88.0.1' upnet)" = 10.88.0.1 ]
+ok "... that network asked" [ "$(cat "$T/args")" = "network inspect upnet --format {{range .Subnets}}{{.Gateway}} {{end}}" ]
 "$CTL" runner --help >"$T/out"
 ok "runner --help" grep -q "^Usage: cli-sandbox-ctl runner" "$T/out"
 t_done
