@@ -234,6 +234,16 @@ static int parse(int argc, char **argv, struct runner_args *a)
 	}
 	if (!a->cli || !cs_cli_by_name(a->cli))
 		return ctl_usage("runner needs --cli claude, codex, pi, gemini or opencode");
+	/* every value printed back is one line: the runner reads them a line each */
+	if (a->name && !valid_endpoint_name(a->name, strlen(a->name)))
+		return ctl_usage("bad endpoint name: use letters, digits, '-', '_' and '.', starting with a letter or digit");
+	if (a->url && !printable(a->url)) {
+		struct cs_error err;
+
+		if (check_url(a->url, strlen(a->url), &err) != 0)  /* the plan's own words for it */
+			return ctl_fail(&err);
+		return ctl_usage("bad --managed URL: one line of printable characters");
+	}
 	return 0;
 }
 
