@@ -1,7 +1,7 @@
 /* runner: everything host/cli-sandbox decides a run from, in one call (an
  * exec costs the runner about 5 ms under load; it made four of this
  * program's and five awk's before).  One KEY=VALUE a line, read by the
- * runner's while-read loop (host/lib/plan.sh) without eval:
+ * runner (host/lib/plan.sh's ctl_read: a line a word, a case) without eval:
  *   clis=claude codex ...   the CLIs, the runner's CLI_NAMES held to them
  *   cli_dir cli_var cli_sub cli_logins cli_keys   the CLI's row (base/cli_names.h)
  *   uid gid cap_sys_resource=yes|no   this process's ids; whether an engine

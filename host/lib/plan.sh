@@ -1,9 +1,8 @@
 # shellcheck shell=sh
 # host/lib/plan.sh: what cli-sandbox-ctl decides for a run, its path ("plan") and the rest the
 # runner needs ("runner", one call for all: docs/hostctl.md). Sourced by host/cli-sandbox.
-# The program decides; this file only reads its KEY=VALUE lines,
-# with a while-read loop and a case that stops at a key it does not know: nothing is
-# evaluated, nothing sourced.
+# The program decides; this file only reads its KEY=VALUE lines, a line a word and a case
+# that stops at a key it does not know: nothing is evaluated, nothing sourced.
 
 # ctl_read ARG...: run 'cli-sandbox-ctl ARG...' and set from its lines (_rc: its status;
 # _reason, _fix: a refused plan's). The plan's ('plan --runner', and 'runner --plan'):
