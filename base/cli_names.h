@@ -20,9 +20,23 @@ enum cs_api {
 
 #define CS_CLI_APIS 3
 
+/* What the host side knows of each CLI besides its APIs (the runner reads
+ * them from cli-sandbox-ctl runner, docs/hostctl.md): */
 struct cs_cli_name {
 	const char *name;
 	unsigned apis[CS_CLI_APIS];  /* the APIs it speaks itself, preferred first; 0 ends */
+	/* its state folder under the home, on the host and under /home/node */
+	const char *state_dir;
+	/* the variable that points the CLI at that folder, set when the sandbox
+	 * user's home is not /home/node ("" none), and the folder's part it names
+	 * ("." the folder itself); where the init has a state_var, the same one
+	 * (tests/unit/test_clis.c) */
+	const char *state_var;
+	const char *state_sub;
+	const char *logins;  /* files in the folder that hold a login, comma-separated */
+	/* the credential variables it reads, blank-separated, passed when set; the
+	 * first is the one an endpoint's key-env feeds */
+	const char *keys;
 };
 
 /* NULL-name-terminated. */

@@ -57,37 +57,29 @@ static void engine_resources(const char *engine, unsigned long long *mib, unsign
 	}
 }
 
-int cmd_limits(int argc, char **argv)
+int limits_for_run(const char *engine, const char *const opts[LIMIT_OPTS], struct limits *l, char *text, size_t len,
+		   struct cs_error *err)
 {
 	struct limits_in in = { 0 };
-	struct limits l;
-	struct cs_error err;
 	struct rlimit rl;
-	const char *engine = NULL;
-	char text[256];
 	long n;
 
-	if (ctl_help(argc, argv, help))
-		return 0;
 	in.pids = getenv("CLI_SANDBOX_PIDS_LIMIT");
 	in.memory = getenv("CLI_SANDBOX_MEMORY");
 	in.cpus = getenv("CLI_SANDBOX_CPUS");
 	in.nofile = getenv("CLI_SANDBOX_NOFILE");
 	in.tmp = getenv("CLI_SANDBOX_TMP_SIZE");
-	for (int i = 1; i < argc; i++) {
-		const char **to = strcmp(argv[i], "--pids-limit") == 0 ? &in.pids
-				  : strcmp(argv[i], "--memory") == 0   ? &in.memory
-				  : strcmp(argv[i], "--cpus") == 0     ? &in.cpus
-				  : strcmp(argv[i], "--nofile") == 0   ? &in.nofile
-				  : strcmp(argv[i], "--tmp-size") == 0 ? &in.tmp
-				  : strcmp(argv[i], "--engine") == 0   ? &engine
-								       : NULL;
-
-		if (!to || i + 1 >= argc)
-			return ctl_usage("usage: cli-sandbox-ctl limits [--engine E] [--pids-limit N] [--memory SIZE] [--cpus N] [--nofile N] [--tmp-size SIZE]");
-		if (*argv[++i])  /* an empty option is no option: the variable, else the default */
-			*to = argv[i];
-	}
+	/* an empty option is no option: the variable, else the default */
+	if (opts[0] && *opts[0])
+		in.pids = opts[0];
+	if (opts[1] && *opts[1])
+		in.memory = opts[1];
+	if (opts[2] && *opts[2])
+		in.cpus = opts[2];
+	if (opts[3] && *opts[3])
+		in.nofile = opts[3];
+	if (opts[4] && *opts[4])
+		in.tmp = opts[4];
 	in.host_mib = host_mib();
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	in.host_cpus = n > 0 ? (unsigned long long)n : 1;
@@ -97,9 +89,35 @@ int cmd_limits(int argc, char **argv)
 		in.host_mib = 4096;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_max != RLIM_INFINITY)
 		in.nofile_hard = (unsigned long long)rl.rlim_max;
-	if (limits_compute(&in, &l, &err) != 0)
+	if (limits_compute(&in, l, err) != 0)
+		return -1;
+	limits_text(l, text, len);
+	return 0;
+}
+
+const char *const limit_options[LIMIT_OPTS] = { "--pids-limit", "--memory", "--cpus", "--nofile", "--tmp-size" };
+
+int cmd_limits(int argc, char **argv)
+{
+	const char *opts[LIMIT_OPTS] = { NULL }, *engine = NULL;
+	struct limits l;
+	struct cs_error err;
+	char text[256];
+
+	if (ctl_help(argc, argv, help))
+		return 0;
+	for (int i = 1; i < argc; i++) {
+		const char **to = strcmp(argv[i], "--engine") == 0 ? &engine : NULL;
+
+		for (int k = 0; k < LIMIT_OPTS && !to; k++)
+			if (strcmp(argv[i], limit_options[k]) == 0)
+				to = &opts[k];
+		if (!to || i + 1 >= argc)
+			return ctl_usage("usage: cli-sandbox-ctl limits [--engine E] [--pids-limit N] [--memory SIZE] [--cpus N] [--nofile N] [--tmp-size SIZE]");
+		*to = argv[++i];
+	}
+	if (limits_for_run(engine, opts, &l, text, sizeof(text), &err) != 0)
 		return ctl_fail(&err);
-	limits_text(&l, text, sizeof(text));
 	printf("LIM_PIDS=%llu\nLIM_MEM=%llu\nLIM_CPUS=%s\nLIM_NOFILE=%llu\nLIM_TMP=%llu\nLIM_TEXT=%s\n", l.pids, l.mem_mib, l.cpus,
 	       l.nofile, l.tmp_mib, text);
 	return 0;

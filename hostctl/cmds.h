@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "base/status.h"
+#include "hostctl/limits.h"
 
 #define CTL_EXIT_USAGE 2
 
@@ -24,6 +25,18 @@ int cmd_doctor(int argc, char **argv);
 int cmd_limits(int argc, char **argv);
 int cmd_ping_report(int argc, char **argv);
 int cmd_demo_report(int argc, char **argv);
+int cmd_runner(int argc, char **argv);
+int cmd_host_address(int argc, char **argv);
+
+/* The run's limits as the runner gives them (cmd_limits.c): the options
+ * (--pids-limit, --memory, --cpus, --nofile, --tmp-size, in limit_options'
+ * order; NULL or "" none), else CLI_SANDBOX_PIDS_LIMIT, _MEMORY, _CPUS,
+ * _NOFILE, _TMP_SIZE, else this host's defaults (engine: asked for its CPUs
+ * and memory where /proc/meminfo is missing); text gets doctor's line. */
+#define LIMIT_OPTS 5
+extern const char *const limit_options[LIMIT_OPTS];
+int limits_for_run(const char *engine, const char *const opts[LIMIT_OPTS], struct limits *l, char *text, size_t len,
+		   struct cs_error *err);
 
 /* Prints the error line and returns the exit status. */
 int ctl_fail(const struct cs_error *err);

@@ -1,14 +1,7 @@
-# host/lib/endpoints.sh: what the run path reads of the endpoints file (ep_get) and the URL an
 # shellcheck shell=sh
-# API's clients are given (ep_base). Sourced by host/cli-sandbox (POSIX sh). The endpoints
-# file and its commands (endpoints list|add|use|rm) are cli-sandbox-ctl's: docs/hostctl.md.
-
-# ep_get NAME KEY: print KEY's value on NAME's line (empty when absent); fail without NAME.
-ep_get() {
-	[ -f "$ep_file" ] && awk -v n="$1" -v k="$2=" '
-		$1 == n { found = 1; for (i = 3; i <= NF; i++) if (index($i, k) == 1) print substr($i, length(k) + 1); exit }
-		END { exit !found }' "$ep_file"
-}
+# host/lib/endpoints.sh: the URL an API's clients are given (ep_base). Sourced by
+# host/cli-sandbox (POSIX sh). The endpoints file and its commands (endpoints list|add|use|rm)
+# are cli-sandbox-ctl's, and so is what a run reads of it (runner): docs/hostctl.md.
 
 # ep_base URL API: set BASE to the URL the API's clients are given: anthropic without a
 # trailing /v1 (the SDK appends /v1/messages), chat and responses with /v1 (the OpenAI SDKs

@@ -3,11 +3,8 @@
 # (GET /api/tags from this host)? Sourced by host/cli-sandbox; docs/gateway.md. The models
 # command (catalog, list, pull, use) is cli-sandbox-ctl's: docs/hostctl.md.
 
-# ollama_base: set OB to the selected endpoint's native API base, or die when it is not Ollama.
+# ollama_base: set OB to the endpoint's native API base (the plan's EP_URL, host/lib/plan.sh).
 ollama_base() {
-	EP_URL=$(endpoint_url "$endpoint") || die "no endpoint named '$endpoint': see 'cli-sandbox endpoints list'"
-	EP_TYPE=$(ep_get "$endpoint" type) EP_MODEL=$(ep_get "$endpoint" model)
-	[ "$EP_TYPE" = ollama ] || die "endpoint '$endpoint' is not an Ollama endpoint (type ${EP_TYPE:-unknown}): models works with Ollama only; choose one with --endpoint NAME"
 	command -v curl >/dev/null 2>&1 || die "curl is needed to talk to Ollama: install curl"
 	ep_base "$EP_URL" ollama; OB=$BASE
 }

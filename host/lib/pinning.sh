@@ -33,7 +33,7 @@ pin_plan() {
 	PIN_CMD=$1
 	SB_WORDS=${CLI_SANDBOX_ENGINE_ARGS:-} PIN_WORDS=''
 	[ "$profile" = interactive ] && [ "$pinning" = true ] || return 0
-	if [ "$engine" = podman ] && [ "$(id -u)" != 0 ]; then
+	if [ "$engine" = podman ] && [ "$INV_UID" != 0 ]; then
 		# Rootless podman gives each keep-id container a user namespace of its own, and the
 		# sandbox's init could not program a network namespace owned by another one.
 		warn "rootless podman: the pinning resolver is not wired here yet; names are resolved once, at start (docs/interactive.md)"

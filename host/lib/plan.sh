@@ -1,11 +1,11 @@
 # shellcheck shell=sh
-# host/lib/plan.sh: the run's path as cli-sandbox-ctl resolves it (docs/hostctl.md, "plan").
-# Sourced by host/cli-sandbox. The program decides; this file only reads its KEY=VALUE lines,
-# with a while-read loop and a case that stops at a key it does not know: nothing is
-# evaluated, nothing sourced.
+# host/lib/plan.sh: what cli-sandbox-ctl decides for a run, its path ("plan") and the rest the
+# runner needs ("runner", one call for all: docs/hostctl.md). Sourced by host/cli-sandbox.
+# The program decides; this file only reads its KEY=VALUE lines, a line a word and a case
+# that stops at a key it does not know: nothing is evaluated, nothing sourced.
 
-# plan_load ARG...: run 'cli-sandbox-ctl plan --runner ARG...' (with --keys-in when asked)
-# and set from its lines
+# ctl_read ARG...: run 'cli-sandbox-ctl ARG...' and set from its lines (_rc: its status;
+# _reason, _fix: a refused plan's). The plan's ('plan --runner', and 'runner --plan'):
 #   ROUTE      direct | broker | translator
 #   PLAN       direct (the CLI's own API, through the broker or not) | gateway (the
 #              translator) | legacy (a URL taken as is: no type recorded, or --managed URL)
@@ -18,16 +18,29 @@
 #   TOKEN_KIND broker | key | placeholder | none; PLACEHOLDER_KEY; KB_TOKVARS (the CLI's
 #              variables for the token, blank-separated), CRED_VAR (the first)
 #   PLAN_ENV   NAME=VALUE lines for the sandbox; PLAN_ARGS words after the CLI's name, a line each
-# A refusal dies with the program's reason and fix, before anything starts.
-plan_load() {
+# and the rest of 'runner' (docs/hostctl.md, "runner"):
+#   CTL_CLIS   the program's CLIs (CLI_NAMES must be the same)
+#   CLI_DIR CLI_VAR CLI_SUB CLI_LOGINS CLI_KEYS   the CLI's row (base/cli_names.c)
+#   INV_UID INV_GID   the invoking user; CAP_SYS_RES yes | no (CAP_SYS_RESOURCE may be held)
+#   SEL_NAME EPX_URL EPX_KEYENV   the endpoint named or selected, and (when it is there) its
+#              URL and key-env
+#   LIM_PIDS LIM_MEM LIM_CPUS LIM_NOFILE LIM_TMP (MiB) LIM_TEXT (doctor's line)   the limits
+#   WS_WRITABLE yes | no, WS_HOW   may the sandbox user write the workspace, and how that was told
+#   WS_PATH HOME_PATH   the workspace's and the home's canonical paths (when a line holds them)
+#   MEM_DIRS NOT_MEM_DIRS   of XDG_RUNTIME_DIR and /dev/shm, those on memory and the others, a line each
+# A line without a key or with an unknown one stops the runner: nothing is evaluated. The
+# program's failure, a refused plan's aside, ends the runner with its status (it said why).
+ctl_read() {
 	ctl_find
-	[ "$keys_in" = false ] || set -- "$@" --keys-in
-	_out=$("$CTL" plan --runner --cli "$cli" "$@")
+	_out=$("$CTL" "$@")
 	_rc=$?
 	ROUTE='' PLAN=legacy CLI_API='' UP_API='' CLI_URL='' EP_URL='' EP_TYPE='' EP_MODEL='' EP_KEYENV='' EP_SPEAKS=''
 	KB_KEYVAR='' KB_FORM='' KB_API='' TOKEN_KIND=key PLACEHOLDER_KEY='' KB_TOKVARS='' PLAN_ENV='' PLAN_ARGS=''
-	_reason='' _fix=''
-	while IFS= read -r _l; do
+	_reason='' _fix='' SEL_NAME='' EPX_URL='' EPX_KEYENV=''
+	# One line a word (IFS a newline; the runner runs with set -f): the shell's read would take
+	# the lines a byte at a time, a system call each. Empty lines drop out.
+	_ifs=$IFS IFS=$NL
+	for _l in $_out; do
 		_v=${_l#*=}
 		case ${_l%%=*} in
 		route) ROUTE=$_v ;;
@@ -50,16 +63,42 @@ plan_load() {
 		reason) _reason=$_v ;;
 		fix) _fix=$_v ;;
 		cli | endpoint | upstream | key_in_sandbox) ;;
-		'') [ -z "$_l" ] || die "the plan of cli-sandbox-ctl has a line without a key: reinstall cli-sandbox and its program together" ;;
-		*) die "the plan of cli-sandbox-ctl has an unknown key '${_l%%=*}': reinstall cli-sandbox and its program together" ;;
+		clis) CTL_CLIS=$_v ;;
+		cli_dir) CLI_DIR=$_v ;;
+		cli_var) CLI_VAR=$_v ;;
+		cli_sub) CLI_SUB=$_v ;;
+		cli_logins) CLI_LOGINS=$_v ;;
+		cli_keys) CLI_KEYS=$_v ;;
+		uid) INV_UID=$_v ;;
+		gid) INV_GID=$_v ;;
+		cap_sys_resource) CAP_SYS_RES=$_v ;;
+		ep_name) SEL_NAME=$_v ;;
+		ep_url) EPX_URL=$_v ;;
+		ep_key_env) EPX_KEYENV=$_v ;;
+		lim_pids) LIM_PIDS=$_v ;;
+		lim_mem) LIM_MEM=$_v ;;
+		lim_cpus) LIM_CPUS=$_v ;;
+		lim_nofile) LIM_NOFILE=$_v ;;
+		lim_tmp) LIM_TMP=$_v ;;
+		lim_text) LIM_TEXT=$_v ;;
+		ws_writable) WS_WRITABLE=$_v ;;
+		ws_how) WS_HOW=$_v ;;
+		ws_path) WS_PATH=$_v ;;
+		home_path) HOME_PATH=$_v ;;
+		memory_dir) MEM_DIRS=$MEM_DIRS$_v$NL ;;
+		not_memory_dir) NOT_MEM_DIRS=$NOT_MEM_DIRS$_v$NL ;;
+		'') [ -z "$_l" ] || die "cli-sandbox-ctl gave a line without a key: reinstall cli-sandbox and its program together" ;;
+		*) die "cli-sandbox-ctl gave an unknown key '${_l%%=*}': reinstall cli-sandbox and its program together" ;;
 		esac
-	done <<EOF
-$_out
-EOF
-	if [ "$_rc" != 0 ]; then
-		[ "$ROUTE" = refused ] || exit "$_rc"  # the program said why, on stderr
-		die "$_reason${_fix:+; try: $_fix}"
-	fi
+	done
+	IFS=$_ifs
+	[ "$_rc" = 0 ] || [ "$ROUTE" = refused ] || exit "$_rc"
+}
+
+# plan_check: a plan read by ctl_read: a refusal dies with the program's reason and fix, before
+# anything starts; else the variables it names are checked and the rest set.
+plan_check() {
+	[ "$_rc" = 0 ] || die "$_reason${_fix:+; try: $_fix}"
 	case $ROUTE in direct | broker | translator) ;; *) die "cli-sandbox-ctl gave no route: reinstall cli-sandbox and its program together" ;; esac
 	for _v in $KB_TOKVARS; do check_var_name "$_v"; done
 	[ -z "$KB_KEYVAR" ] || check_var_name "$KB_KEYVAR"
@@ -69,6 +108,14 @@ EOF
 	[ -n "$EP_TYPE" ] || return 0
 	PLAN=direct KB_MODELS=$EP_MODEL
 	[ "$ROUTE" != translator ] || PLAN=gateway KB_MODE=translate
+}
+
+# plan_load ARG...: the plan of $cli, 'cli-sandbox-ctl plan --runner ARG...' (with --keys-in
+# when asked), read and checked.
+plan_load() {
+	[ "$keys_in" = false ] || set -- "$@" --keys-in
+	ctl_read plan --runner --cli "$cli" "$@"
+	plan_check
 }
 
 # plan_backend CLI NAME KEEP_OUT: the plan of CLI against endpoint NAME (KEEP_OUT true: through

@@ -114,7 +114,18 @@ case \$1 in
 *) exec "$real_id" "\$@" ;;
 esac
 EOF
-chmod +x "$T/bin/docker" "$T/bin/podman" "$T/bin/id"
+# The runner learns the invoking uid and gid from cli-sandbox-ctl runner (its uid= and gid=
+# lines): a wrapper of the program says FAKE_UID:FAKE_GID there, as the fake id does.
+real_ctl=${CLI_SANDBOX_CTL:-$repo/build/hostctl/cli-sandbox-ctl}
+cat >"$T/bin/ctl" <<EOF
+#!/bin/sh
+[ "\$1" = runner ] && [ "\${FAKE_UID:-1000}" != real ] || exec "$real_ctl" "\$@"
+out=\$("$real_ctl" "\$@"); rc=\$?
+printf '%s\\n' "\$out" | sed -e "s/^uid=.*/uid=\${FAKE_UID:-1000}/" -e "s/^gid=.*/gid=\${FAKE_GID:-\${FAKE_UID:-1000}}/"
+exit \$rc
+EOF
+chmod +x "$T/bin/docker" "$T/bin/podman" "$T/bin/id" "$T/bin/ctl"
+export CLI_SANDBOX_CTL="$T/bin/ctl"
 
 export HOME="$T/home" CLI_SANDBOX_HOME="$T/conf" FAKE_DIR="$T/fake" GIT_CONFIG_NOSYSTEM=1 XDG_RUNTIME_DIR="$RUN"
 # Interactive runs here are without the pinning resolver's sidecar, whose test is tests/image/pinning.sh.
@@ -344,6 +355,14 @@ mv "$T/gitconfig" "$HOME/.gitconfig"
 CWD=$T/plain cs --interactive
 t "the workspace's own git user.name wins" has_arg "GIT_AUTHOR_NAME=Local Name"
 t "... and the global e-mail is still passed" has_arg "GIT_COMMITTER_EMAIL=ada@example.org"
+if [ "$("$real_id" -u)" = 0 ]; then
+	# A workspace repository owned by another user: git reads none of its settings
+	# (safe.directory), the global ones still count, and the run goes on.
+	mkdir -p "$T/theirs" && (cd "$T/theirs" && git init -q . && git config user.name "Their Name") && chown -R 65534 "$T/theirs"
+	CWD=$T/theirs cs --interactive
+	t "a workspace repository owned by another user: the global git user.name, not its own" \
+		sh -c "grep -qxF \"GIT_AUTHOR_NAME=Ada O'Lovelace\" '$FAKE_DIR/args' && ! grep -q 'Their Name' '$FAKE_DIR/args'"
+fi
 
 CLI_SANDBOX_ENGINE_ARGS='--runtime-flag --ulimit nofile=1024:1024' \
 	CLI_SANDBOX_ENGINE_GLOBAL_ARGS='--runtime runc' cs --engine podman --interactive
@@ -951,8 +970,8 @@ t "... and none once it can" sh -c "! grep -q 'is not writable by the sandbox us
 chmod 755 "$T/ro-ws"
 if [ "$("$real_id" -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
 	FAKE_UID=0 cs doctor --json --interactive --workspace "$T/ro-ws"
-	t "doctor --json as root: tested as uid 1000 with setpriv, a root-owned 755 workspace fails" \
-		jq_is '(c["workspace"]["ok"], "setpriv" in c["workspace"]["detail"])' "(False, True)"
+	t "doctor --json as root: tested as uid 1000 (the kernel asked), a root-owned 755 workspace fails" \
+		jq_is '(c["workspace"]["ok"], "tested as that uid" in c["workspace"]["detail"])' "(False, True)"
 	chmod 777 "$T/ro-ws"
 	FAKE_UID=0 cs doctor --json --interactive --workspace "$T/ro-ws"
 	t "doctor --json as root: the same folder made writable for uid 1000 passes (its parents do not count)" \

@@ -97,9 +97,19 @@ int main(void)
 	while (cs_cli_names[m].name)
 		m++;
 	CHECK(m == n, "base/cli_names.h lists as many CLIs (%zu) as the table (%zu)", m, n);
-	for (size_t i = 0; i < n && i < m; i++)
-		CHECK(strcmp(cs_cli_names[i].name, cli_table[i]->name) == 0,
-		      "row %zu: the table's %s is base/cli_names.h's %s", i, cli_table[i]->name, cs_cli_names[i].name);
+	for (size_t i = 0; i < n && i < m; i++) {
+		const struct cs_cli_name *h = &cs_cli_names[i];
+		const struct cli *c = cli_table[i];
+
+		CHECK(strcmp(h->name, c->name) == 0, "row %zu: the table's %s is base/cli_names.h's %s", i, c->name, h->name);
+		/* the host's state folder (what the runner mounts) is the init's where
+		 * the init names one; the host's own fields are all there */
+		CHECK(h->state_dir && h->state_dir[0] && h->state_var && h->state_sub && h->logins && h->logins[0] && h->keys &&
+			      h->keys[0] && (h->state_var[0] != '\0') == (h->state_sub[0] != '\0'),
+		      "%s: base/cli_names.h has its state folder, login files and key variables", h->name);
+		CHECK(!c->state_var[0] || (strcmp(c->state_var, h->state_var) == 0 && strcmp(c->state_dir, h->state_dir) == 0),
+		      "%s: the host mounts the state folder the init points it at (%s=~/%s)", h->name, c->state_var, c->state_dir);
+	}
 	profile_free(&prof);
 	return check_done("test_clis");
 }

@@ -1,0 +1,354 @@
+/* runner: everything host/cli-sandbox decides a run from, in one call (an
+ * exec costs the runner about 5 ms under load; it made four of this
+ * program's and five awk's before).  One KEY=VALUE a line, read by the
+ * runner (host/lib/plan.sh's ctl_read: a line a word, a case) without eval:
+ *   clis=claude codex ...   the CLIs, the runner's CLI_NAMES held to them
+ *   cli_dir cli_var cli_sub cli_logins cli_keys   the CLI's row (base/cli_names.h)
+ *   uid gid cap_sys_resource=yes|no   this process's ids; whether an engine
+ *                           started from here may grant CAP_SYS_RESOURCE
+ *   ep_name ep_url ep_key_env   the endpoint named or selected, when found
+ *   lim_pids lim_mem lim_cpus lim_nofile lim_tmp lim_text   the limits
+ *   ws_writable=yes|no ws_how   the workspace, for the sandbox user
+ *   ws_path home_path   the workspace's and the home's canonical paths
+ *   memory_dir not_memory_dir   XDG_RUNTIME_DIR's and /dev/shm's file system
+ *   then the plan's lines (plan_format.h), with --plan and a URL.
+ * docs/hostctl.md, "runner". */
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/cli_names.h"
+#include "hostctl/cmds.h"
+#include "hostctl/endpoint_file.h"
+#include "hostctl/home.h"
+#include "hostctl/plan.h"
+#include "hostctl/plan_format.h"
+
+static const char help[] =
+	"Usage: cli-sandbox-ctl runner --cli CLI [--check-endpoints] [--endpoint NAME | --selected]\n"
+	"         [--managed URL] [--limits [--engine E] [--pids-limit N] [--memory SIZE] [--cpus N]\n"
+	"         [--nofile N] [--tmp-size SIZE]] [--workspace DIR] [--plan [--keys-in]]\n"
+	"What host/cli-sandbox decides a run from, one KEY=VALUE a line (docs/hostctl.md, \"runner\"):\n"
+	"the CLI's row, this process's uid and gid, the endpoint's URL and key-env (--selected: the\n"
+	"one 'endpoints use' chose), the limits, whether the sandbox user may write the workspace,\n"
+	"and the plan's lines.  --check-endpoints: a bad endpoints file stops it as 'endpoints list'\n"
+	"does.  A named endpoint that is not there (and no --managed URL): no ep_url line, nothing\n"
+	"after it.  Exit 2 on a bad file, a bad limit or a refused plan (its reason in the lines).\n";
+
+/* The endpoints file, when it is a regular file (the runner's [ -f ]): loaded into *eps. */
+static int load_endpoints(struct endpoints *eps, struct cs_error *err)
+{
+	char path[4096];
+	struct stat st;
+
+	if (home_file("endpoints", path, sizeof(path), err) != 0)
+		return -1;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	return endpoints_load(path, eps, err);
+}
+
+/* The selected endpoint: the current file's first line, as the runner's
+ * $(cat) read it when the file is not empty; "" when none.  Not held to the
+ * name's rule here: a name no endpoint has is the runner's "no endpoint
+ * named" either way. */
+static void selected(char *out, size_t len)
+{
+	char path[4096];
+	struct cs_error err;
+	FILE *f;
+
+	out[0] = '\0';
+	if (home_file("current", path, sizeof(path), &err) != 0 || !(f = fopen(path, "re")))
+		return;
+	if (!fgets(out, (int)len, f))
+		out[0] = '\0';
+	fclose(f);
+	out[strcspn(out, "\r\n")] = '\0';
+	for (char *c = out; *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
+			*c = '?';  /* one printable line for the runner's reader */
+}
+
+/* Bit 24 (CAP_SYS_RESOURCE) of CapBnd in /proc/self/status: an engine cannot
+ * grant a capability this host's processes may not hold (runc: unable to
+ * apply caps).  Unreadable: taken as there, as the runner took it. */
+static bool may_hold_sys_resource(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	unsigned long long bnd;
+	bool yes = true;
+
+	if (!f)
+		return true;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapBnd: %llx", &bnd) == 1) {
+			yes = (bnd >> 24) & 1;
+			break;
+		}
+	fclose(f);
+	return yes;
+}
+
+/* May uid:gid (no other group, as the init sets the sandbox user up) create
+ * files in dir?  As root: a child that becomes uid:gid asks the kernel about
+ * dir opened by root (/proc/self/fd/N: the container gets dir itself, so its
+ * parents do not count; ACLs do).  Otherwise this process cannot change uid,
+ * and dir's mode bits decide (ACLs not seen).  *how says which. */
+static bool sandbox_can_write(const char *dir, uid_t uid, gid_t gid, const char **how)
+{
+	struct stat st;
+	unsigned mode;
+
+	if (geteuid() == 0) {
+		char fdpath[64];
+		int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), status;
+		pid_t pid;
+
+		*how = "tested as that uid";
+		if (fd < 0)
+			return false;
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		pid = fork();
+		if (pid == 0) {
+			if (setgroups(0, NULL) != 0 || setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0)
+				_exit(1);
+			_exit(access(fdpath, W_OK | X_OK) == 0 ? 0 : 1);
+		}
+		close(fd);
+		return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	}
+	*how = "by its mode bits";
+	if (access(dir, W_OK | X_OK) != 0 || stat(dir, &st) != 0)
+		return false;
+	mode = st.st_uid == uid ? st.st_mode >> 6 : st.st_gid == gid ? st.st_mode >> 3 : st.st_mode;
+	return (mode & 3) == 3;
+}
+
+/* Only whether the person exported the variable with a value: the plan never sees a value. */
+static bool exported(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v;
+}
+
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
+			return false;
+	return true;
+}
+
+/* The workspace's and the home's canonical paths, as the runner's
+ * $(cd -P -- DIR && pwd -P) gave them (a subshell each): ws_path only for a
+ * directory this process may enter, home_path the home's, else $HOME as it
+ * is.  A path a line cannot carry, or "-" (cd's previous directory), is left
+ * out: the runner then asks its shell. */
+static void canonical_paths(const char *dir)
+{
+	const char *home = getenv("HOME");
+	char *real = strcmp(dir, "-") != 0 ? realpath(dir, NULL) : NULL;
+	struct stat st;
+
+	if (real && printable(real) && stat(real, &st) == 0 && S_ISDIR(st.st_mode) && access(real, X_OK) == 0)
+		printf("ws_path=%s\n", real);
+	free(real);
+	if (!home || !*home || strcmp(home, "-") == 0)
+		return;
+	real = realpath(home, NULL);
+	if (real && printable(real) && stat(real, &st) == 0 && S_ISDIR(st.st_mode))
+		printf("home_path=%s\n", real);
+	else if (!real && printable(home))
+		printf("home_path=%s\n", home);
+	free(real);
+}
+
+#define TMPFS_FS 0x01021994u  /* TMPFS_MAGIC, linux/magic.h */
+#define RAMFS_FS 0x858458f6u  /* RAMFS_MAGIC */
+
+/* Where the runner may put a file that must not reach a disk (the
+ * credentials file, the broker's key): XDG_RUNTIME_DIR and /dev/shm, each
+ * memory_dir= when its file system is tmpfs or ramfs, else not_memory_dir=
+ * (the runner read /proc/self/mounts a byte at a time for it: a thousand
+ * system calls and more where containers run).  The runner still checks
+ * that it may write there. */
+static void memory_dirs(void)
+{
+	const char *dirs[] = { getenv("XDG_RUNTIME_DIR"), "/dev/shm" };
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		struct statfs fs;
+		unsigned type;
+
+		if (!dirs[i] || !*dirs[i] || !printable(dirs[i]) || statfs(dirs[i], &fs) != 0)
+			continue;  /* the runner asks its shell */
+		type = (unsigned)fs.f_type;
+		printf("%s=%s\n", type == TMPFS_FS || type == RAMFS_FS ? "memory_dir" : "not_memory_dir", dirs[i]);
+	}
+}
+
+struct runner_args {
+	const char *cli, *name, *url, *engine, *workspace;
+	const char *limit_opts[LIMIT_OPTS];
+	bool check, select, limits, plan, keys_in;
+};
+
+static int parse(int argc, char **argv, struct runner_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i], **to = NULL;
+		bool *flag = strcmp(o, "--check-endpoints") == 0 ? &a->check
+			     : strcmp(o, "--selected") == 0	   ? &a->select
+			     : strcmp(o, "--limits") == 0	   ? &a->limits
+			     : strcmp(o, "--plan") == 0		   ? &a->plan
+			     : strcmp(o, "--keys-in") == 0	   ? &a->keys_in
+								   : NULL;
+
+		if (flag) {
+			*flag = true;
+			continue;
+		}
+		to = strcmp(o, "--cli") == 0	       ? &a->cli
+		     : strcmp(o, "--endpoint") == 0  ? &a->name
+		     : strcmp(o, "--managed") == 0   ? &a->url
+		     : strcmp(o, "--engine") == 0    ? &a->engine
+		     : strcmp(o, "--workspace") == 0 ? &a->workspace
+						     : NULL;
+		for (int k = 0; k < LIMIT_OPTS && !to; k++)
+			if (strcmp(o, limit_options[k]) == 0)
+				to = &a->limit_opts[k];
+		if (!to || i + 1 >= argc)
+			return ctl_usage("usage: cli-sandbox-ctl runner --cli CLI [...]: see cli-sandbox-ctl runner --help");
+		*to = argv[++i];
+	}
+	if (!a->cli || !cs_cli_by_name(a->cli))
+		return ctl_usage("runner needs --cli claude, codex, pi, gemini or opencode");
+	/* every value printed back is one line: the runner reads them a line each */
+	if (a->name && !valid_endpoint_name(a->name, strlen(a->name)))
+		return ctl_usage("bad endpoint name: use letters, digits, '-', '_' and '.', starting with a letter or digit");
+	if (a->url && !printable(a->url)) {
+		struct cs_error err;
+
+		if (check_url(a->url, strlen(a->url), &err) != 0)  /* the plan's own words for it */
+			return ctl_fail(&err);
+		return ctl_usage("bad --managed URL: one line of printable characters");
+	}
+	return 0;
+}
+
+static void cli_lines(const struct cs_cli_name *row)
+{
+	fputs("clis=", stdout);
+	for (const struct cs_cli_name *c = cs_cli_names; c->name; c++)
+		printf("%s%s", c == cs_cli_names ? "" : " ", c->name);
+	printf("\ncli_dir=%s\ncli_var=%s\ncli_sub=%s\ncli_logins=%s\ncli_keys=%s\n", row->state_dir, row->state_var,
+	       row->state_sub, row->logins, row->keys);
+}
+
+/* The plan of the run: the endpoint when the URL is its own (or none was
+ * given), else the URL taken as is; none without either.  Lines as plan
+ * --runner prints them; 2 when refused (the reason in the lines). */
+static int plan_part(const struct runner_args *a, const struct endpoint *found)
+{
+	struct plan_in in = { .keys_in = a->keys_in, .is_set = exported };
+	struct endpoint ep;
+	struct plan p;
+	struct cs_error err;
+	char lines[8192];
+	int rc;
+
+	if (found && (!a->url || strcmp(a->url, found->url) == 0))
+		ep = *found;
+	else if (a->url) {
+		memset(&ep, 0, sizeof(ep));
+		if (check_url(a->url, strlen(a->url), &err) != 0)
+			return ctl_fail(&err);
+		snprintf(ep.name, sizeof(ep.name), "managed");
+		snprintf(ep.url, sizeof(ep.url), "%s", a->url);
+	} else
+		return 0;
+	rc = plan_make_in(a->cli, &ep, &in, &p);
+	if (plan_lines(&p, lines, sizeof(lines)))
+		fputs(lines, stdout);
+	return rc != 0 ? CTL_EXIT_USAGE : 0;
+}
+
+int cmd_runner(int argc, char **argv)
+{
+	struct runner_args a;
+	struct endpoints *eps;
+	const struct endpoint *found = NULL;
+	struct cs_error err;
+	char name[EP_NAME_MAX + 64];
+	int rc;
+
+	if (ctl_help(argc, argv, help))
+		return 0;
+	if ((rc = parse(argc, argv, &a)) != 0)
+		return rc;
+	if (!(eps = calloc(1, sizeof(*eps)))) {
+		cs_fail(&err, CS_EXIT_OSERR, "out of memory");
+		return ctl_fail(&err);
+	}
+	/* First: a bad endpoints file stops everything, with 'endpoints list''s line. */
+	if ((a.check || a.name || a.select || a.plan) && load_endpoints(eps, &err) != 0) {
+		free(eps);
+		return ctl_fail(&err);
+	}
+	cli_lines(cs_cli_by_name(a.cli));
+	printf("uid=%u\ngid=%u\ncap_sys_resource=%s\n", (unsigned)geteuid(), (unsigned)getegid(),
+	       may_hold_sys_resource() ? "yes" : "no");
+	snprintf(name, sizeof(name), "%s", a.name ? a.name : "");
+	if (!name[0] && a.select && !a.url)
+		selected(name, sizeof(name));
+	if (name[0]) {
+		found = endpoints_find(eps, name);
+		printf("ep_name=%s\n", name);
+		if (found)
+			printf("ep_url=%s\nep_key_env=%s\n", found->url, found->key_env);
+		else if (!a.url) {
+			free(eps);  /* the runner says "no endpoint named", before anything else */
+			return 0;
+		}
+	}
+	if (a.limits) {
+		struct limits l;
+		char text[256];
+
+		if (limits_for_run(a.engine, a.limit_opts, &l, text, sizeof(text), &err) != 0) {
+			free(eps);
+			return ctl_fail(&err);
+		}
+		printf("lim_pids=%llu\nlim_mem=%llu\nlim_cpus=%s\nlim_nofile=%llu\nlim_tmp=%llu\nlim_text=%s\n", l.pids, l.mem_mib,
+		       l.cpus, l.nofile, l.tmp_mib, text);
+	}
+	if (a.workspace) {
+		uid_t uid = geteuid();
+		gid_t gid = getegid();
+		const char *how = "";
+		bool ok;
+
+		/* the sandbox user: root's is the image's node (docs/host-script.md, "Who owns what") */
+		if (uid == 0)
+			uid = gid = 1000;
+		ok = sandbox_can_write(a.workspace, uid, gid, &how);
+		printf("ws_writable=%s\nws_how=%s\n", ok ? "yes" : "no", how);
+		canonical_paths(a.workspace);
+		memory_dirs();
+	}
+	rc = a.plan ? plan_part(&a, found) : 0;
+	free(eps);
+	fflush(stdout);
+	return rc;
+}

@@ -1,0 +1,123 @@
+#!/bin/sh
+# runner.sh CTL: cli-sandbox-ctl runner, the runner's one call (docs/hostctl.md, "runner"): its
+# lines in order, the endpoints file's check first, a missing endpoint stopping before the
+# limits, the limits' errors, the CLI's row from base/cli_names.c, the ids and CapBnd against
+# /proc/self/status, and the workspace's write test as the sandbox user (as root: the kernel
+# asked as uid 1000, a folder's parents not counting). Prints TAP.
+set -u
+# shellcheck disable=SC1091  # tests/lib/tap.sh: the shared TAP helper
+. "$(cd "$(dirname "$0")/.." && pwd)/lib/tap.sh"
+CTL=$1
+T=$(mktemp -d) || exit 1
+trap 'rm -rf -- "$T"' EXIT
+mkdir -p "$T/home/conf" "$T/ws"
+export HOME="$T/home" CLI_SANDBOX_HOME="$T/home/conf"
+unset CLI_SANDBOX_PIDS_LIMIT CLI_SANDBOX_MEMORY CLI_SANDBOX_CPUS CLI_SANDBOX_NOFILE CLI_SANDBOX_TMP_SIZE
+run() { "$CTL" runner "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+line() { for _l in "$@"; do grep -qxF -- "$_l" "$T/out" || return 1; done; }  # line LINE...: out has each
+no_key() { ! grep -q "^$1=" "$T/out"; }
+status_is() { [ "$rc" = "$1" ]; }
+has_key() { grep -q "^$1=" "$T/out"; }
+lacks() { ! grep -q -- "$1" "$2"; }
+quiet() { [ ! -s "$T/err" ]; }
+last_line_is() { [ "$(tail -n 1 "$T/out")" = "$1" ]; }
+one_err_line() { [ "$(wc -l <"$T/err")" = 1 ]; }
+# order KEY...: the first lines of these keys come in this order
+order() { [ "$(sed 's/=.*//' "$T/out" | grep -xF -e "$(printf '%s\n' "$@")" | uniq | tr '\n' ' ')" = "$* " ]; }
+
+run --cli codex
+ok "the CLI's row alone: exit 0" [ "$rc" = 0 ]
+ok "... the names, codex's folder, variable, login file and keys (base/cli_names.c)" line \
+	"clis=claude codex pi gemini opencode" cli_dir=.codex cli_var=CODEX_HOME cli_sub=. cli_logins=auth.json \
+	"cli_keys=OPENAI_API_KEY CODEX_API_KEY"
+ok "... the ids are this process's (id -u, id -g)" line "uid=$(id -u)" "gid=$(id -g)"
+# CAP_SYS_RESOURCE is bit 24 of CapBnd, read here by awk as the runner read it before.
+want=no
+awk '/^CapBnd:/ { exit !(index("13579bdfBDF", substr($2, length($2) - 6, 1)) > 0) }' /proc/self/status && want=yes
+ok "... cap_sys_resource=$want, as CapBnd says" line "cap_sys_resource=$want"
+run --cli gemini
+ok "gemini: no state variable (empty), its folder and login" line cli_var= cli_sub= cli_dir=.gemini cli_logins=oauth_creds.json
+run --cli nope
+ok "an unknown CLI: exit 2" status_is 2
+ok "... one line" one_err_line
+
+printf 'loc http://192.0.2.1:4000/v1 type=anthropic speaks=anthropic key-env=MY_KEY\n' >"$T/home/conf/endpoints"
+echo loc >"$T/home/conf/current"
+MY_KEY=not-a-key run --cli claude --check-endpoints --selected --limits --workspace "$T/ws" --plan
+ok "the selected endpoint, planned: exit 0" [ "$rc" = 0 ]
+ok "... the CLI, the ids, the endpoint, the limits, the workspace, the plan, in that order" \
+	order clis cli_dir uid cap_sys_resource ep_name ep_url ep_key_env lim_pids lim_text ws_writable ws_path route
+ok "... no value of the key anywhere" lacks not-a-key "$T/out"
+ok "... ep_url and ep_key_env as the file has them" line ep_url=http://192.0.2.1:4000/v1 ep_key_env=MY_KEY
+ok "... the workspace's canonical path" line "ws_path=$(cd -P "$T/ws" && pwd -P)"
+ok "... the plan's route (keys out: the broker)" line "route=broker"
+env -u MY_KEY "$CTL" runner --cli claude --selected --plan >"$T/out" 2>"$T/err"; rc=$?
+ok "a refused plan (its key-env unset): exit 2, route=refused and the reason in the lines" line route=refused
+ok "... exit 2" status_is 2
+ok "... nothing on stderr (the runner says it)" quiet
+run --cli claude --check-endpoints --endpoint gone --limits --plan
+ok "a named endpoint that is not there: exit 0" status_is 0
+ok "... ep_name and nothing after it (the runner says so before any limit)" last_line_is ep_name=gone
+run --cli claude --check-endpoints --endpoint gone --managed http://192.0.2.2:1 --limits --plan
+ok "... with --managed URL: the limits and the URL's plan all the same" has_key lim_text
+ok "... (the URL's)" line url=http://192.0.2.2:1
+ok "... (no ep_url)" no_key ep_url
+run --cli claude --check-endpoints --limits --memory lots
+ok "a bad limit: exit 2" status_is 2
+ok "... the limits' one line, naming the option" grep -q -e "--memory" "$T/err"
+ok "... one line" one_err_line
+run --cli claude --check-endpoints --limits --pids-limit 77
+ok "an option's limit wins" line "lim_pids=77"
+printf 'loc http://192.0.2.1:4000/v1\nbad http://192.0.2.1:1 key-env=1x\n' >"$T/home/conf/endpoints"
+run --cli claude --check-endpoints --limits
+ok "a bad endpoints file: exit 2" status_is 2
+ok "... its file and line (endpoints list's words)" grep -q "endpoints line 2: bad key-env=" "$T/err"
+ok "... nothing on stdout" test ! -s "$T/out"
+"$CTL" endpoints list >/dev/null 2>"$T/err2"
+ok "... the same line as endpoints list" cmp -s "$T/err" "$T/err2"
+run --cli claude --limits
+ok "... unread without --check-endpoints or an endpoint" [ "$rc" = 0 ]
+rm -f "$T/home/conf/endpoints"
+
+if [ "$(id -u)" = 0 ]; then
+	# As root the sandbox user is uid 1000: the kernel is asked as that uid.
+	mkdir -p "$T/ro" "$T/locked/open" && chmod 755 "$T/ro" && chmod 700 "$T/locked" && chmod 777 "$T/locked/open"
+	run --cli claude --workspace "$T/ro"
+	ok "as root: a root-owned 755 folder is not writable by uid 1000, tested as that uid" line ws_writable=no "ws_how=tested as that uid"
+	run --cli claude --workspace "$T/locked/open"
+	ok "... a 777 folder under a 700 one is (its parents do not count: the container gets the folder itself)" line "ws_writable=yes"
+else
+	mkdir -p "$T/mine" && chmod 700 "$T/mine"
+	run --cli claude --workspace "$T/mine"
+	ok "a folder of mine, mode 700: writable, by its mode bits" line ws_writable=yes "ws_how=by its mode bits"
+fi
+run --cli claude --workspace "$T/nowhere"
+ok "a missing workspace: not writable" line ws_writable=no
+ok "... and no ws_path (the runner says why)" no_key ws_path
+run --cli claude --frob
+ok "an unknown argument: exit 2" [ "$rc" = 2 ]
+# host-address: the engine's answer read (a fake engine that prints FAKE_GW and records its words)
+mkdir -p "$T/bin"
+cat >"$T/bin/docker" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$*" >"$FAKE_ARGS"
+printf '%s\n' "$FAKE_GW"
+EOF
+cp "$T/bin/docker" "$T/bin/podman" && chmod +x "$T/bin/docker" "$T/bin/podman"
+addr() {  # addr ENGINE FAKE_GW [ARGS...]: the address printed, or "exit N"
+	_e=$1 _g=$2; shift 2
+	_a=$(FAKE_GW=$_g FAKE_ARGS=$T/args PATH="$T/bin:$PATH" "$CTL" host-address "$_e" "$@") || _a="exit $?"
+	printf '%s' "$_a"
+}
+ok "host-address: docker's gateway" [ "$(addr docker '172.17.0.1|172.17.0.0/16')" = 172.17.0.1 ]
+addr docker '172.17.0.1|172.17.0.0/16' '' -- --host unix:///x >/dev/null
+ok "... docker's bridge asked, the global arguments first" \
+	[ "$(cat "$T/args")" = "--host unix:///x network inspect bridge --format {{range .IPAM.Config}}{{.Gateway}}|{{.Subnet}} {{end}}" ]
+ok "... no gateway listed (docker 20.10, --subnet alone): the subnet's first address" [ "$(addr docker '|172.18.0.0/16')" = 172.18.0.1 ]
+ok "... an IPv6 range skipped" [ "$(addr docker 'fd00::1|fd00::/64 |10.1.2.0/24')" = 10.1.2.1 ]
+ok "... nothing usable: exit 1" [ "$(addr docker 'garbage 300.1.1.1|x')" = "exit 1" ]
+ok "podman: its network's gateway, on the network named" [ "$(addr podman '10.88.0.1' upnet)" = 10.88.0.1 ]
+ok "... that network asked" [ "$(cat "$T/args")" = "network inspect upnet --format {{range .Subnets}}{{.Gateway}} {{end}}" ]
+"$CTL" runner --help >"$T/out"
+ok "runner --help" grep -q "^Usage: cli-sandbox-ctl runner" "$T/out"
+t_done
