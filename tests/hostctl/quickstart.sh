@@ -131,6 +131,7 @@ as_person "cli-sandbox --engine podman --version" >"$T/out" 2>&1
 ok "options before --version: the runner hands it on" grep -q '^cli-sandbox [0-9.]* (commit [0-9a-f]' "$T/out"
 # Every command the program's own --help lists (a new one is held to this without an edit here).
 cmds=$(as_person "cli-sandbox-ctl --help" 2>/dev/null | sed -n 's/^  \([a-z][a-z-]*\)[ ,].*/\1/p')
+# shellcheck disable=SC2016 # expanded by the inner shell
 ok "the program's --help lists its commands" sh -c '[ "$(printf "%s\n" "$1" | wc -l)" -ge 10 ]' sh "$cmds"
 for c in $cmds; do
 	as_person "cli-sandbox-ctl $c --help" >"$T/out" 2>&1
