@@ -37,6 +37,13 @@ struct cs_cli_name {
 	/* the credential variables it reads, blank-separated, passed when set; the
 	 * first is the one an endpoint's key-env feeds */
 	const char *keys;
+	/* what it executes or loads as code in its state folder (relative to it),
+	 * which a run mounts read-only over the read-write folder (host/lib/protect.sh;
+	 * docs/host-script.md, "What the sandbox protects on the host"): "KIND REL"
+	 * items separated by ';', KIND f a file, d a folder, j a JSON file (its
+	 * placeholder is {}), o the sandbox's own copy of a file the CLI must write;
+	 * "" none */
+	const char *protect;
 };
 
 /* NULL-name-terminated. */

@@ -4,6 +4,7 @@
  * runner (host/lib/plan.sh's ctl_read: a line a word, a case) without eval:
  *   clis=claude codex ...   the CLIs, the runner's CLI_NAMES held to them
  *   cli_dir cli_var cli_sub cli_logins cli_keys   the CLI's row (base/cli_names.h)
+ *   cli_protect (a line each)   what it runs from its state folder, "KIND REL"
  *   uid gid cap_sys_resource=yes|no   this process's ids; whether an engine
  *                           started from here may grant CAP_SYS_RESOURCE
  *   ep_name ep_url ep_key_env   the endpoint named or selected, when found
@@ -254,6 +255,13 @@ static void cli_lines(const struct cs_cli_name *row)
 		printf("%s%s", c == cs_cli_names ? "" : " ", c->name);
 	printf("\ncli_dir=%s\ncli_var=%s\ncli_sub=%s\ncli_logins=%s\ncli_keys=%s\n", row->state_dir, row->state_var,
 	       row->state_sub, row->logins, row->keys);
+	/* one line an item: the runner's reader takes a line a value */
+	for (const char *p = row->protect; *p;) {
+		size_t n = strcspn(p, ";");
+
+		printf("cli_protect=%.*s\n", (int)n, p);
+		p += n + (p[n] == ';');
+	}
 }
 
 /* The plan of the run: the endpoint when the URL is its own (or none was

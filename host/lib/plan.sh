@@ -69,6 +69,7 @@ ctl_read() {
 		cli_sub) CLI_SUB=$_v ;;
 		cli_logins) CLI_LOGINS=$_v ;;
 		cli_keys) CLI_KEYS=$_v ;;
+		cli_protect) CLI_PROTECT=$CLI_PROTECT$_v$NL ;;
 		uid) INV_UID=$_v ;;
 		gid) INV_GID=$_v ;;
 		cap_sys_resource) CAP_SYS_RES=$_v ;;

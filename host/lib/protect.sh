@@ -38,30 +38,6 @@ w .opencode
 j opencode.json
 j opencode.jsonc'
 
-# protect_state_paths CLI: set PROTECT_STATE to what CLI executes or loads as code in its state
-# folder (relative to it; the kinds as above, j a JSON file whose placeholder is {}).
-protect_state_paths() {
-	case $1 in
-	claude) PROTECT_STATE='j settings.json
-j settings.local.json
-f CLAUDE.md
-d commands
-d agents
-d hooks
-d skills
-d plugins' ;;
-	codex) PROTECT_STATE='o config.toml' ;;  # o: the sandbox's own copy (protect_own_copy)
-	pi) PROTECT_STATE='j agent/settings.json
-d agent/extensions' ;;
-	gemini) PROTECT_STATE='j settings.json
-d extensions
-d commands' ;;
-	# opencode's config is ~/.config/opencode, which is never mounted: nothing of its state
-	# folder (~/.local/share/opencode) is loaded as code.
-	*) PROTECT_STATE='' ;;
-	esac
-}
-
 # private_dir BASE PREFIX: make BASE/PREFIX.RANDOM (mode 700; RANDOM 16 hex digits from
 # /dev/urandom), set PRIVATE_DIR to it. mkdir never follows a link and fails on any existing
 # name, so a name someone made first is skipped: a few new names are tried, then the run stops.
@@ -247,7 +223,8 @@ protect_mounts() {
 	done <<EOF
 $PROTECT_WS_PATHS
 EOF
-	protect_state_paths "$1"
+	# What the CLI runs from its state folder: its row of the one CLI table (base/cli_names.c,
+	# cli_protect lines of cli-sandbox-ctl runner).
 	while read -r _k _rel; do
 		case $_k in
 		'') ;;
@@ -255,7 +232,7 @@ EOF
 		*) protect_path "$STATE_HOST" "/home/node/$CLI_DIR" "$_k" "$_rel" ;;
 		esac
 	done <<EOF
-$PROTECT_STATE
+$CLI_PROTECT
 EOF
 	while IFS=$TAB read -r _m _h _c; do
 		[ -n "$_m" ] || continue

@@ -33,6 +33,23 @@ static int build(const struct cli *c, enum cs_profile profile, struct command *p
 	return command_build(&cfg, &user, no_env, argv, "/nonexistent/ext.js", p, err);
 }
 
+/* Each ';'-separated item of a CLI's protect list is "K REL": K one of f d j o,
+ * REL relative, inside the state folder (no "..", no leading '/'), no ';'. */
+static int protect_items_ok(const char *s)
+{
+	while (*s) {
+		size_t n = strcspn(s, ";");
+
+		if (n < 3 || !strchr("fdjo", s[0]) || s[1] != ' ' || s[2] == '/' || s[2] == ' ')
+			return 0;
+		for (size_t i = 2; i + 1 < n; i++)
+			if (s[i] == '.' && s[i + 1] == '.')
+				return 0;
+		s += n + (s[n] == ';');
+	}
+	return 1;
+}
+
 int main(void)
 {
 	struct profile prof;
@@ -109,6 +126,8 @@ int main(void)
 		      "%s: base/cli_names.h has its state folder, login files and key variables", h->name);
 		CHECK(!c->state_var[0] || (strcmp(c->state_var, h->state_var) == 0 && strcmp(c->state_dir, h->state_dir) == 0),
 		      "%s: the host mounts the state folder the init points it at (%s=~/%s)", h->name, c->state_var, c->state_dir);
+		CHECK(h->protect && protect_items_ok(h->protect), "%s: its protected state paths are 'KIND REL' items (%s)",
+		      h->name, h->protect ? h->protect : "none");
 	}
 	profile_free(&prof);
 	return check_done("test_clis");
