@@ -36,7 +36,7 @@ ctl_read() {
 	_rc=$?
 	ROUTE='' PLAN=legacy CLI_API='' UP_API='' CLI_URL='' EP_URL='' EP_TYPE='' EP_MODEL='' EP_KEYENV='' EP_SPEAKS=''
 	KB_KEYVAR='' KB_FORM='' KB_API='' TOKEN_KIND=key PLACEHOLDER_KEY='' KB_TOKVARS='' PLAN_ENV='' PLAN_ARGS=''
-	_reason='' _fix='' SEL_NAME='' EPX_URL='' EPX_KEYENV=''
+	_reason='' _fix='' SEL_NAME='' EPX_URL='' EPX_KEYENV='' CLI_PROTECT=''
 	# One line a word (IFS a newline; the runner runs with set -f): the shell's read would take
 	# the lines a byte at a time, a system call each. Empty lines drop out.
 	_ifs=$IFS IFS=$NL
