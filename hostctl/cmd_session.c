@@ -25,8 +25,10 @@ static const char session_help[] =
 	"           --api API --upstream URL [--models M] [--key-form F] [--key-var NAME | --router-token]\n"
 	"           [--upstream-network NET] [--first CONTAINER]...\n"
 	"           [--translate --gateway-image IMAGE --gateway-upstream URL --upstream-api chat|anthropic --model M]\n"
-	"       cli-sandbox-ctl session start --keep NAME ...   a broker kept for 'up' (no token, no guardian)\n"
-	"       cli-sandbox-ctl session join ID --id RUNNER-PID [--first CONTAINER]...   a run's token on it\n"
+	"       cli-sandbox-ctl session start --keep NAME --record FILE ...   a broker kept for 'up' (no token, no guardian)\n"
+	"       cli-sandbox-ctl session join --record FILE [--dry-run] --id RUNNER-PID [--first CONTAINER]...\n"
+	"           [--api A --key-form F --mode direct|translate --models M]   a run's token on it (exit 3: none fits)\n"
+	"       cli-sandbox-ctl session down --record FILE                        up's broker ended (exit 3: none)\n"
 	"       cli-sandbox-ctl session end ID [--container NAME]...\n"
 	"       cli-sandbox-ctl session gateway-config chat|anthropic URL MODEL keyed|keyless\n"
 	"start reads the key (the value of --key-var, or the router's token) on stdin, starts the broker\n"
@@ -37,7 +39,7 @@ static const char session_help[] =
 
 struct session {
 	const char *engine, *id, *broker_image, *api, *upstream, *models, *key_form, *key_var, *upnet;
-	const char *gw_image, *gw_upstream, *up_api, *model, *keep;
+	const char *gw_image, *gw_upstream, *up_api, *model, *keep, *record;
 	const char *first[4];
 	int nfirst;
 	bool dry, translate, router_token;
@@ -89,6 +91,7 @@ static int parse(struct session *s, int argc, char **argv)
 			     { "--upstream-api", &s->up_api },
 			     { "--model", &s->model },
 			     { "--keep", &s->keep },
+			     { "--record", &s->record },
 			     { "--first", NULL } };
 		bool known = false;
 		for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
@@ -106,8 +109,8 @@ static int parse(struct session *s, int argc, char **argv)
 	}
 	if (s->keep)
 		s->id = s->keep; /* names: cli-sandbox-broker-NAME */
-	if (s->keep && (s->translate || s->nfirst))
-		return ctl_usage("session start: --keep takes no --translate (up's router goes by --router-token) and no --first");
+	if (s->keep && (s->translate || s->nfirst || !s->record))
+		return ctl_usage("session start: --keep needs --record FILE, and takes no --translate (up's router goes by --router-token) and no --first");
 	if (!s->engine || !s->id || !s->broker_image || !s->api || (!s->translate && !s->upstream) ||
 	    (s->translate && (!s->gw_image || !s->gw_upstream || !s->up_api || !s->model)))
 		return ctl_usage("session start: --engine, --id, --broker-image, --api and --upstream (or --translate's four) are needed: see cli-sandbox-ctl session --help");
@@ -538,65 +541,21 @@ static int start(struct session *s)
 	snprintf(url, sizeof(url), "http://%s:%d%s", s->ip, BROKER_PORT, s->suffix);
 	session_note(s->priv, "url", url);
 	session_note(s->priv, "broker_network", s->kb_net);
+	if (s->keep) {
+		/* what a run must share to join this broker (session join) */
+		session_note(s->priv, "api", s->api);
+		session_note(s->priv, "form", s->key_form);
+		session_note(s->priv, "mode", s->router_token ? "translate" : "direct");
+		session_note(s->priv, "models", s->models);
+		if (session_record_write(s->record, s->priv) != 0) {
+			session_end(s->priv, NULL, 0, false);
+			return ctl_usage("cannot write %s: check its permissions", s->record);
+		}
+	}
 	printf("session=%s\nnetwork=%s\nurl=%s\n", s->priv, s->kb_net, url);
 	if (!s->keep)
 		printf("token=%s\n", s->token);
 	explicit_bzero(s->token, sizeof(s->token));
-	return 0;
-}
-
-/* A run against a kept broker (up's): a session of its own that holds only its token (and the
- * names of its sandbox's containers, for the guardian), in a private directory beside it. */
-static int join(int argc, char **argv)
-{
-	const char *up = argv[0], *id = NULL, *first[4];
-	char path[4300], line[4300], dir[4300] = "", net[4300] = "", url[4300] = "", engine[4300] = "", priv[4300];
-	char token[BROKER_TOKEN_LEN + 1], hash[65];
-	struct cs_error err;
-	int nfirst = 0;
-	FILE *f;
-
-	for (int i = 1; i + 1 < argc; i += 2)
-		if (strcmp(argv[i], "--id") == 0)
-			id = argv[i + 1];
-		else if (strcmp(argv[i], "--first") == 0 && nfirst < 4)
-			first[nfirst++] = argv[i + 1];
-		else
-			return ctl_usage("session join: %s: give ID --id RUNNER-PID [--first CONTAINER]...", argv[i]);
-	if (!id || (argc - 1) % 2 || strspn(id, "0123456789") != strlen(id) || !session_id_ok(up))
-		return ctl_usage("session join: give the kept session's ID and --id RUNNER-PID");
-	snprintf(path, sizeof(path), "%s/session", up);
-	if (!(f = fopen(path, "re")))
-		return ctl_usage("session join: no session at %s: start it again with 'cli-sandbox up'", up);
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strncmp(line, "dir=", 4) == 0)
-			snprintf(dir, sizeof(dir), "%s", line + 4);
-		else if (strncmp(line, "url=", 4) == 0)
-			snprintf(url, sizeof(url), "%s", line + 4);
-		else if (strncmp(line, "broker_network=", 15) == 0)
-			snprintf(net, sizeof(net), "%s", line + 15);
-		else if (strncmp(line, "engine=", 7) == 0)
-			snprintf(engine, sizeof(engine), "%s", line + 7);
-	}
-	fclose(f);
-	if (!*dir || !*url || !*net || !*engine)
-		return ctl_usage("session join: %s is not a running broker's session: start it again with 'cli-sandbox up'", up);
-	snprintf(priv, sizeof(priv), "%.*s/cli-sandbox-session.XXXXXX", (int)(strrchr(up, '/') - up), up);
-	if (!mkdtemp(priv))
-		return ctl_usage("cannot create a private directory beside %s: check that it is writable by you", up);
-	session_note(priv, "engine", engine);
-	for (int i = 0; i < nfirst; i++)
-		session_note(priv, "first", first[i]);
-	if (session_note(priv, "joined", dir) != 0 || broker_token_add(dir, token, &err) != 0) {
-		session_end(priv, NULL, 0, false);
-		return ctl_usage("cannot add the run's token in %s: is the broker of 'cli-sandbox up' still there?", dir);
-	}
-	sha256_hex(token, strlen(token), hash);
-	session_note(priv, "token", hash);
-	session_guard(priv, atoi(id));
-	printf("session=%s\nnetwork=%s\nurl=%s\ntoken=%s\n", priv, net, url, token);
-	explicit_bzero(token, sizeof(token));
 	return 0;
 }
 
@@ -613,8 +572,10 @@ int cmd_session(int argc, char **argv)
 		names(&s);
 		return s.dry ? dry_run(&s) : start(&s);
 	}
-	if (strcmp(sub, "join") == 0 && argc >= 3)
-		return join(argc - 2, argv + 2);
+	if (strcmp(sub, "join") == 0)
+		return session_join(argc - 2, argv + 2);
+	if (strcmp(sub, "down") == 0 && argc == 4 && strcmp(argv[2], "--record") == 0)
+		return session_down(argv[3]);
 	if (strcmp(sub, "gateway-config") == 0 && argc == 6) {
 		char *json = gateway_config_json(argv[2], argv[3], argv[4], strcmp(argv[5], "keyed") == 0);
 

@@ -28,5 +28,10 @@ int session_end(const char *priv, char *const extra[], int nextra, bool with_rec
  * for the start that made it, parent) and then ends the session.  Returns in
  * the caller at once. */
 void session_guard(const char *priv, int runner_pid);
+/* up's record FILE (0600): names the kept session PRIV. */
+int session_record_write(const char *record, const char *priv);
+/* session join and session down (cli-sandbox-ctl session --help): exit statuses. */
+int session_join(int argc, char **argv);
+int session_down(const char *record);
 
 #endif

@@ -124,89 +124,59 @@ EOF
 }
 
 # keys_session: the run's sidecars: a token of its own on the broker 'up' keeps for this
-# endpoint (kb_up_state: the same API, key form and path), else a broker of its own (kb_start).
-# The sandbox's and the pinning resolver's containers (--first) are named so that the guardian
-# session start (or join) leaves removes them first if this script is killed (SIGKILL: no trap
-# runs).
+# endpoint when one runs with this plan's API, key form, path and models (session join; exit 3:
+# none fits), else a broker of its own (kb_start). The sandbox's and the pinning resolver's
+# containers (--first) are named so that the guardian session start (or join) leaves removes
+# them first if this script is killed (SIGKILL: no trap runs).
 keys_session() {
-	kb_names
+	kb_names; ctl_find
 	set -- --id "$$" --first "cli-sandbox-run-$$" --first "cli-sandbox-dns-$$"
+	if [ "$dry_run" = false ]; then
+		trap on_exit EXIT
+		trap 'exit 129' HUP
+		trap 'exit 130' INT
+		trap 'exit 143' TERM
+	fi
+	_rc=3 _dry=''
+	[ "$dry_run" = false ] || _dry=--dry-run
+	if [ -n "$endpoint" ]; then
+		_out=$("$CTL" session join --record "$conf/broker/$endpoint" --api "$KB_API" --key-form "$KB_FORM" \
+			--mode "$KB_MODE" --models "$KB_MODELS" ${_dry:+"$_dry"} "$@")
+		_rc=$?
+	fi
+	if [ "$_rc" = 3 ]; then kb_start "$@"; else kb_read; fi
 	if [ "$dry_run" = true ]; then
-		if kb_up_state "$endpoint"; then
-			echo "# the key broker 'up' keeps for '$endpoint' ($KB_UP_CT, on $KB_NET): a token of this run's is added to it (never printed), revoked at the end"
-			KB_URL=$KB_UP_URL
-		else
-			kb_start "$@"
-		fi
+		[ "$_rc" = 3 ] || echo "# the key broker 'up' keeps for '$endpoint', on $KB_NET: a token of this run's is added to it (never printed)"
 		echo "# then the sandbox, on $KB_NET, its $KB_TOKVARS = RUN-TOKEN (the run's token, in the credentials file; revoked at the end)"
 		return 0
-	fi
-	trap on_exit EXIT
-	trap 'exit 129' HUP
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
-	if kb_up_state "$endpoint"; then
-		_out=$("$CTL" session join "$KB_UP_SESSION" "$@")
-		_rc=$?
-		kb_read
-	else
-		kb_start "$@"
 	fi
 	KB_MADE=true
 	[ -n "$KB_TOKEN" ] || die "cli-sandbox-ctl session gave no token: reinstall cli-sandbox and its program together"
 	for _v in $KB_TOKVARS; do export "$_v=$KB_TOKEN"; done
 }
 
-# kb_up_state NAME: 'up' keeps a broker for endpoint NAME whose API, key form and path are this
-# plan's, and it runs: set KB_UP_SESSION, KB_UP_CT, KB_UP_URL and KB_NET from its record
-# ($conf/broker/NAME: no key, no token in it).
-kb_up_state() {
-	_f=$conf/broker/$1
-	[ -n "$1" ] && [ -f "$_f" ] || return 1
-	KB_UP_SESSION='' KB_UP_CT='' KB_UP_URL='' _net='' _api='' _form='' _mode='' _models=''
-	while IFS= read -r _l; do
-		_v=${_l#*=}
-		case ${_l%%=*} in
-		session) KB_UP_SESSION=$_v ;;
-		container) KB_UP_CT=$_v ;;
-		url) KB_UP_URL=$_v ;;
-		network) _net=$_v ;;
-		api) _api=$_v ;;
-		form) _form=$_v ;;
-		mode) _mode=$_v ;;
-		models) _models=$_v ;;
-		esac
-	done <"$_f"
-	[ "$_api" = "$KB_API" ] && [ "$_form" = "$KB_FORM" ] && [ "$_mode" = "$KB_MODE" ] && [ "$_models" = "$KB_MODELS" ] || return 1
-	[ "$(eng inspect -f '{{.State.Running}}' "$KB_UP_CT" 2>/dev/null)" = true ] || return 1
-	KB_NET=$_net
-}
-
 # keys_up NAME: 'up' keeps one broker for endpoint NAME (issue 32, item 3), for the plan of
 # claude (as the router 'up' keeps): behind that router when the plan translates. It holds the
 # key; it has no token until a run adds its own (session join), which the run's end revokes.
+# Its record, $conf/broker/NAME, names its session (no key, no token).
 keys_up() {
-	if kb_up_state "$1"; then echo "the key broker for '$1' is already running ($KB_UP_CT)"; return 0; fi
-	[ ! -f "$conf/broker/$1" ] || keys_down "$1" >/dev/null
 	plan_backend claude "$1" false
 	case $ROUTE in broker | translator) ;; *) return 0 ;; esac  # no key of yours on the path: no broker
-	kb_start --keep "$1"
-	mkdir -p -- "$conf/broker" || die "cannot create $conf/broker: check the permissions of $conf"
-	(umask 077 && printf 'session=%s\ncontainer=%s\nnetwork=%s\nurl=%s\napi=%s\nform=%s\nmode=%s\nmodels=%s\n' "$KB_SESSION" \
-		"cli-sandbox-broker-$1" "$KB_NET" "$KB_URL" "$KB_API" "$KB_FORM" "$KB_MODE" "$KB_MODELS" >"$conf/broker/$1") ||
-		{ "$CTL" session end "$KB_SESSION"; die "cannot write $conf/broker/$1: check its permissions"; }
+	kb_names; ctl_find
+	if "$CTL" session join --record "$conf/broker/$1" --dry-run --api "$KB_API" --key-form "$KB_FORM" --mode "$KB_MODE" --models "$KB_MODELS" >/dev/null; then
+		echo "the key broker for '$1' is already running (cli-sandbox-broker-$1)"
+		return 0
+	fi
+	"$CTL" session down --record "$conf/broker/$1"  # a stale one
+	kb_start --keep "$1" --record "$conf/broker/$1"
 	echo "the key broker for '$1' is up at $KB_URL (cli-sandbox-broker-$1, network $KB_NET); each run gets a token of its own; stop it with 'cli-sandbox down'"
 }
 
 # keys_down NAME: end the broker 'up' keeps for NAME (its container, network and directory).
 keys_down() {
-	_f=$conf/broker/$1
-	[ -f "$_f" ] || return 0
 	ctl_find
-	_s=$(sed -n 's/^session=//p' "$_f")
-	[ -z "$_s" ] || "$CTL" session end "$_s" || true
-	rm -f -- "$_f"
-	echo "the key broker for '$1' is stopped"
+	"$CTL" session down --record "$conf/broker/$1" && echo "the key broker for '$1' is stopped"
+	return 0
 }
 
 # keys_sandbox_url: set url to the broker's address for the sandbox (its only egress).
