@@ -15,6 +15,7 @@
 int cmd_endpoints(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_broker(int argc, char **argv);
+int cmd_session(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_version(int argc, char **argv);

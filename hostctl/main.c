@@ -12,6 +12,7 @@ static const char usage[] =
 	"  endpoints list|add|use|rm   the named model endpoints (add probes what each speaks)\n"
 	"  plan --cli CLI [...]        the path a CLI's requests take to an endpoint\n"
 	"  broker dir|config|key|...   the key broker's directory, tokens and container\n"
+	"  session start|end           a run's key broker (and translator): started, ended\n"
 	"  status                      is everything in place to launch against the endpoint?\n"
 	"  models catalog|list|pull|use   an Ollama endpoint's models (pull shows progress)\n"
 	"  version, --version          this program's version and commit, the images' init and digests\n"
@@ -30,7 +31,8 @@ static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 } commands[] = {
-	{ "endpoints", cmd_endpoints }, { "plan", cmd_plan }, { "broker", cmd_broker },           { "status", cmd_status },
+	{ "endpoints", cmd_endpoints }, { "plan", cmd_plan }, { "broker", cmd_broker },
+	{ "session", cmd_session },     { "status", cmd_status },
 	{ "version", cmd_version },     { "--version", cmd_version },   { "platform", cmd_platform },
 	{ "quickstart", cmd_quickstart }, { "init", cmd_init },       { "models", cmd_models },
 	{ "doctor", cmd_doctor }, { "limits", cmd_limits },

@@ -27,19 +27,13 @@ gw_image_name() {
 # ------------------------------------------------------------------ the gateway's container
 
 
-# gw_config UPSTREAM-URL: print the router's config (no secret in it: $VARIABLES only).
+# gw_config UPSTREAM-URL: print the router's config (no secret in it: $VARIABLES only), built
+# by cli-sandbox-ctl with jansson.
 gw_config() {
-	if [ "$UP_API" = anthropic ]; then
-		ep_base "$1" anthropic; _api=$BASE/v1/messages
-		_tr=',"transformer":{"use":["Anthropic"]}'
-	else
-		ep_base "$1" chat; _api=$BASE/chat/completions
-		_tr=''
-	fi
-	_key='none'
-	[ -z "$EP_KEYENV" ] || _key='$CLI_SANDBOX_UPSTREAM_KEY'
-	printf '{"HOST":"0.0.0.0","PORT":%s,"APIKEY":"$CLI_SANDBOX_GATEWAY_TOKEN","LOG":false,"API_TIMEOUT_MS":600000,"Providers":[{"name":"upstream","api_base_url":%s,"api_key":"%s","models":[%s]%s}],"Router":{"default":%s}}' \
-		"$GW_PORT" "$(json_str "$_api")" "$_key" "$(json_str "$EP_MODEL")" "$_tr" "$(json_str "upstream,$EP_MODEL")"
+	ctl_find
+	_keyed=keyed
+	[ -n "$EP_KEYENV" ] || _keyed=keyless
+	"$CTL" session gateway-config "$UP_API" "$1" "$EP_MODEL" "$_keyed"
 }
 
 # gw_host_url URL: set HOST_URL to URL as the gateway reaches it: a host-local endpoint
@@ -82,6 +76,7 @@ gw_cmd_net() {
 # engine takes a tmpfs uid= here), and bounds on processes and memory (about 11 threads and
 # 150-170 MiB measured; docs/gateway.md). Before CLI_SANDBOX_ENGINE_ARGS, whose words then win.
 gw_cmd_run() {
+	_cfg=$(gw_config "$1") || die "cannot build the gateway's configuration (above)"
 	CMD=
 	add run -d --name "$GW_CT"
 	add --read-only --tmpfs "/tmp:rw,nosuid,nodev,noexec,size=16m,mode=1777" -e HOME=/tmp
@@ -91,7 +86,7 @@ gw_cmd_run() {
 	for _a in ${CLI_SANDBOX_ENGINE_ARGS:-}; do add "$_a"; done
 	[ -z "${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}" ] || add --network "$CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK"
 	add --label io.cli-sandbox.role=gateway
-	add -e "CLI_SANDBOX_GATEWAY_CONFIG=$(gw_config "$1")"
+	add -e "CLI_SANDBOX_GATEWAY_CONFIG=$_cfg"
 	if [ -n "$GW_SECRET_FILE" ]; then
 		# The token and the key from the file; the image's own entrypoint then runs as before.
 		add -v "$GW_SECRET_FILE:$GW_SECRET_MOUNT:ro" --entrypoint /bin/sh "$gw_image"
@@ -156,19 +151,6 @@ gw_secrets_write() {
 # gw_secrets_remove: remove the directory (whatever of it exists).
 gw_secrets_remove() {
 	[ -z "$GW_SECRET_DIR" ] || rm -rf -- "$GW_SECRET_DIR"
-}
-
-# gw_print_plan UPSTREAM-URL: what a dry run prints before the sandbox's command.
-gw_print_plan() {
-	_saved=$CMD _upurl=$1
-	gw_image_name
-	gw_secrets_path
-	echo "# the translator behind the key broker (claude-code-router; it holds the key, the broker its token):"
-	gw_cmd_net; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
-	gw_cmd_run "$_upurl"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
-	CMD=; add network connect "$GW_NET" "$GW_CT"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
-	echo "# the router is reachable from the key broker alone, on $GW_NET (the sandbox is not on it):"
-	CMD=$_saved
 }
 
 # gw_ip: set GW_IP to the gateway's address on the sandbox's network.

@@ -1,9 +1,9 @@
 # shellcheck shell=sh
 # host/lib/keys.sh: keys out by default (issue 32, items 4 and 5; docs/broker.md, "In a run").
-# Sourced by host/cli-sandbox after host/lib/gateway.sh; the broker's directory, key, tokens,
-# start and wait are cli-sandbox-ctl broker's (docs/broker.md). It reads the
-# plan (ROUTE, KB_API, KB_FORM, KB_KEYVAR, KB_TOKVARS, KB_MODELS, CLI_URL: host/lib/plan.sh,
-# which reads cli-sandbox-ctl plan's lines) and the runner's helpers (add, eng, var_get, warn, die, memory_dir, private_dir, host_url, print_cmd).
+# Sourced by host/cli-sandbox after host/lib/gateway.sh. The sidecars themselves (the broker's
+# directory, key, token, networks and containers, the router behind it, their end) are
+# cli-sandbox-ctl session's (docs/broker.md); this file passes it the plan (host/lib/plan.sh:
+# KB_API, KB_FORM, KB_KEYVAR, KB_TOKVARS, KB_MODELS, KB_MODE, CLI_URL, EP_*) and the key.
 #
 # A run whose path carries a key of the person's goes through the key broker: the broker's
 # container beside the sandbox holds the key (a file on memory, mounted read-only), the sandbox
@@ -14,9 +14,8 @@
 # a second internal network the sandbox is not on: sandbox -> broker -> router -> upstream.
 # --keys-in alone puts the key into the sandbox (today's direct path), with a warning.
 
-KB_PORT=8080
 KB=false KB_MODE='' KB_KEYVAR='' KB_API='' KB_FORM='' KB_TOKVARS='' KB_MODELS=''
-KB_CT='' KB_NET='' KB_DIR='' KB_PRIV='' KB_IP='' KB_TOKEN='' KB_MADE=false kb_image=${CLI_SANDBOX_BROKER_IMAGE:-}
+KB_CT='' KB_NET='' KB_SESSION='' KB_URL='' KB_TOKEN='' KB_MADE=false kb_image=${CLI_SANDBOX_BROKER_IMAGE:-}
 
 # kb_image_name: the broker's image next to $image: REPOSITORY-broker:TAG (what image/build.sh
 # --cli broker IMAGE builds), REPOSITORY-broker:latest for a CLI's own image (REPOSITORY:claude:
@@ -58,137 +57,138 @@ keys_warn() {
 	VAL=''
 }
 
-# kb_split URL: set KB_UP (URL without a trailing /v1: the broker's upstream, its path the
-# prefix) and KB_SUFFIX (/v1 or empty: what the sandbox's URL keeps after the broker's address).
-kb_split() {
-	KB_UP=${1%/} KB_SUFFIX=''
-	case $KB_UP in */v1) KB_UP=${KB_UP%/v1} KB_SUFFIX=/v1 ;; esac
-}
-
-# kb_names: the broker's container and the sandbox's network for this run.
+# kb_names: the broker's container and the sandbox's network for this run (as session start
+# names them; the pinning resolver joins that network).
 kb_names() {
 	KB_CT=cli-sandbox-broker-run-$$
 	KB_NET=${CLI_SANDBOX_BROKER_NETWORK:-$KB_CT}
 }
 
-# kb_cmd_net: the engine command that makes the sandbox's network: internal, no route out.
-kb_cmd_net() {
-	CMD=
-	add network create --internal
-	[ -z "${CLI_SANDBOX_BROKER_SUBNET:-}" ] || add --subnet "$CLI_SANDBOX_BROKER_SUBNET"
-	add "$KB_NET"
-}
-
-# kb_run_words UPSTREAM-NETWORK: set KB_WORDS to the words the broker's run gets after its
-# confinement (cli-sandbox-ctl broker start: read-only root, no capability, no_new_privs, uid
-# 1002, 64 MiB, 64 PIDs): CLI_SANDBOX_ENGINE_ARGS (the runner's own rules: podman's runtime and
-# rlimits), then the network that reaches its upstream (the router's internal network when
-# translating; else CLI_SANDBOX_BROKER_UPSTREAM_NETWORK, else
-# CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK, else the engine's default). No secret in them.
-kb_run_words() {
-	KB_WORDS=${CLI_SANDBOX_ENGINE_ARGS:-}
-	[ -z "$1" ] || KB_WORDS="$KB_WORDS --network $1"
-}
-
-# kb_upnet: set KB_UPNET, the network the broker's upstream is on.
-kb_upnet() {
-	if [ "$KB_MODE" = translate ]; then KB_UPNET=$GW_NET
-	else KB_UPNET=${CLI_SANDBOX_BROKER_UPSTREAM_NETWORK:-${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}}
+# kb_start ARG...: cli-sandbox-ctl session start ARG... for the plan (docs/broker.md, "In a
+# run"): the broker, and when the plan translates the router behind it, unless 'up' left one
+# running for this endpoint (gw_state). The key goes on its stdin from printf, a builtin: it
+# reaches no command line. A dry run prints the commands; else kb_read reads its lines.
+kb_start() {
+	kb_image_name; ctl_find
+	set -- session start --engine "$engine" --broker-image "$kb_image" --api "$KB_API" \
+		--models "$KB_MODELS" --key-form "$KB_FORM" "$@"
+	VAL=''
+	if [ "$KB_MODE" = translate ] && gw_state "$endpoint"; then
+		set -- "$@" --upstream "http://$GW_IP:$GW_PORT" --upstream-network "$GW_NET" --router-token
+		VAL=$TOKEN
+	elif [ "$KB_MODE" = translate ]; then
+		gw_image_name
+		gw_host_url "$EP_URL" || die "$ERR"
+		set -- "$@" --translate --gateway-image "$gw_image" --gateway-upstream "$HOST_URL" --upstream-api "$UP_API" --model "$EP_MODEL"
+		[ -z "$EP_KEYENV" ] || { set -- "$@" --key-var "$EP_KEYENV"; var_get "$EP_KEYENV"; }
+	else
+		# The URL the CLI would be given on a direct path, an address on this host rewritten as
+		# for the sandbox (host_url), on the network the broker reaches its upstream on.
+		HOST_NET=${CLI_SANDBOX_BROKER_UPSTREAM_NETWORK:-${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}}
+		host_url "$CLI_URL" || die "$ERR"
+		HOST_NET=''
+		set -- "$@" --upstream "$HOST_URL" --key-var "$KB_KEYVAR"
+		var_get "$KB_KEYVAR"
 	fi
-}
-
-# kb_upstream: set KB_UP and KB_SUFFIX for the plan (the router when translating). The URL the
-# CLI would be given on a direct path, with an address on this host rewritten as for the
-# sandbox (host_url).
-kb_upstream() {
-	if [ "$KB_MODE" = translate ]; then
-		KB_UP=http://${GW_IP:-<gateway-ip>}:$GW_PORT KB_SUFFIX=''
+	if [ "$dry_run" = true ]; then
+		VAL=''
+		"$CTL" "$@" --dry-run </dev/null || exit
+		KB_URL=http://'<broker-ip>':8080
+		case $KB_MODE:${HOST_URL%/} in direct:*/v1) KB_URL=$KB_URL/v1 ;; esac
 		return 0
 	fi
-	_u=$CLI_URL
-	HOST_NET=${CLI_SANDBOX_BROKER_UPSTREAM_NETWORK:-${CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK:-}}
-	host_url "$_u" || die "$ERR"
-	HOST_NET=''
-	kb_split "$HOST_URL"
+	_out=$(printf '%s' "$VAL" | "$CTL" "$@")
+	_rc=$? VAL=''
+	kb_read
 }
 
-# keys_dry_run: what a dry run prints before the sandbox's command (no key, no token).
-keys_dry_run() {
-	_saved=$CMD
-	kb_image_name; kb_names; kb_upnet; kb_upstream; ctl_find
-	echo "# the key broker beside the sandbox (docs/broker.md); the sandbox reaches only it, on $KB_NET:"
-	echo "# DIR (a private directory on memory) gets broker.conf: $KB_API API, upstream $KB_UP, models ${KB_MODELS:-any}, model policy rewrite, key form $KB_FORM"
-	if [ -n "$KB_KEYVAR" ]; then
-		echo "# DIR/key gets the value of \$$KB_KEYVAR (never printed); DIR/tokens a fresh token of this run"
-	else
-		echo "# DIR/key gets the router's token (never printed); DIR/tokens a fresh token of this run"
+# kb_read: read session start's or join's lines in _out (as the plan's are read: a case per
+# key, no eval); exit with its status when it failed (it said why, and removed what it made).
+kb_read() {
+	KB_SESSION='' KB_URL='' KB_TOKEN=''
+	while IFS= read -r _l; do
+		_v=${_l#*=}
+		case ${_l%%=*} in
+		session) KB_SESSION=$_v ;;
+		network) KB_NET=$_v ;;
+		url) KB_URL=$_v ;;
+		token) KB_TOKEN=$_v ;;
+		'') ;;
+		*) die "cli-sandbox-ctl session gave an unknown key '${_l%%=*}': reinstall cli-sandbox and its program together" ;;
+		esac
+	done <<EOF
+$_out
+EOF
+	[ "$_rc" = 0 ] || exit "$_rc"
+	[ -n "$KB_SESSION" ] && [ -n "$KB_URL" ] || die "cli-sandbox-ctl session gave no session: reinstall cli-sandbox and its program together"
+}
+
+# keys_session: the run's sidecars: a token of its own on the broker 'up' keeps for this
+# endpoint when one runs with this plan's API, key form, path and models (session join; exit 3:
+# none fits), else a broker of its own (kb_start). The sandbox's and the pinning resolver's
+# containers (--first) are named so that the guardian session start (or join) leaves removes
+# them first if this script is killed (SIGKILL: no trap runs).
+keys_session() {
+	kb_names; ctl_find
+	set -- --id "$$" --first "cli-sandbox-run-$$" --first "cli-sandbox-dns-$$"
+	if [ "$dry_run" = false ]; then
+		trap on_exit EXIT
+		trap 'exit 129' HUP
+		trap 'exit 130' INT
+		trap 'exit 143' TERM
 	fi
-	kb_cmd_net; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
-	kb_run_words "$KB_UPNET"
-	# shellcheck disable=SC2086 # words, split as the runner splits CLI_SANDBOX_ENGINE_ARGS
-	"$CTL" broker start --dry-run "$engine" "$KB_CT" "$kb_image" DIR $KB_WORDS || exit
-	CMD=; add network connect "$KB_NET" "$KB_CT"; eval "set -- $GLOBAL_Q $CMD"; print_cmd "$engine" "$@"
-	echo "# then the sandbox, on $KB_NET, its $KB_TOKVARS = RUN-TOKEN (the run's token, in the credentials file; revoked at the end)"
-	KB_IP='<broker-ip>'
-	CMD=$_saved
+	_rc=3 _dry=''
+	[ "$dry_run" = false ] || _dry=--dry-run
+	if [ -n "$endpoint" ]; then
+		_out=$("$CTL" session join --record "$conf/broker/$endpoint" --api "$KB_API" --key-form "$KB_FORM" \
+			--mode "$KB_MODE" --models "$KB_MODELS" ${_dry:+"$_dry"} "$@")
+		_rc=$?
+	fi
+	if [ "$_rc" = 3 ]; then kb_start "$@"; else kb_read; fi
+	if [ "$dry_run" = true ]; then
+		[ "$_rc" = 3 ] || echo "# the key broker 'up' keeps for '$endpoint', on $KB_NET: a token of this run's is added to it (never printed)"
+		echo "# then the sandbox, on $KB_NET, its $KB_TOKVARS = RUN-TOKEN (the run's token, in the credentials file; revoked at the end)"
+		return 0
+	fi
+	KB_MADE=true
+	[ -n "$KB_TOKEN" ] || die "cli-sandbox-ctl session gave no token: reinstall cli-sandbox and its program together"
+	for _v in $KB_TOKVARS; do export "$_v=$KB_TOKEN"; done
 }
 
-# keys_start: make the broker's directory (key, config, token), its network and container;
-# wait until it listens. Sets KB_IP and KB_TOKEN; the EXIT trap (on_exit -> keys_cleanup)
-# removes all of it on every way out.
-keys_start() {
-	_saved=$CMD
-	kb_image_name; kb_names; kb_upnet; kb_upstream; ctl_find
-	eng image inspect "$kb_image" >/dev/null 2>&1 || die "the key broker's image $kb_image is not present in $engine: build it with 'sh image/build.sh --cli broker' (or set CLI_SANDBOX_BROKER_IMAGE; --keys-in puts the key in the sandbox instead)"
-	! eng inspect "$KB_CT" >/dev/null 2>&1 || die "a container named $KB_CT already exists: remove it with '$engine rm -f $KB_CT'"
-	trap on_exit EXIT
-	trap 'exit 129' HUP
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
-	KB_MADE=true
-	# A private directory (0700, a random name) on memory holds the broker's: nobody else on
-	# this host can enter it, the broker reads it through its mount.
-	_base=''
-	for _b in "${XDG_RUNTIME_DIR:-}" /dev/shm; do
-		case $_b in *:*) continue ;; esac
-		memory_dir "$_b" && _base=$_b && break
-	done
-	[ -n "$_base" ] || die "no memory-backed directory for the key broker (XDG_RUNTIME_DIR or /dev/shm on tmpfs): mount one, or pass --keys-in to put the key in the sandbox"
-	private_dir "$_base" cli-sandbox-broker-run
-	KB_PRIV=$PRIVATE_DIR
-	KB_DIR=$(CLI_SANDBOX_BROKER_RUNDIR=$KB_PRIV "$CTL" broker dir) || die "cannot make the broker's directory in $KB_PRIV"
-	"$CTL" broker config "$KB_DIR" "$KB_API" "$KB_UP" "$KB_MODELS" rewrite "$KB_FORM" || die "cannot configure the key broker (above)"
-	if [ -n "$KB_KEYVAR" ]; then var_get "$KB_KEYVAR"; else VAL=$TOKEN; fi
-	case $VAL in *"$NL"*) die "the key in \$$KB_KEYVAR has a line break: set the variable to the key alone" ;; esac
-	# printf is a builtin: the key reaches no command line.
-	printf '%s' "$VAL" | "$CTL" broker key "$KB_DIR" || die "cannot write the key for the broker in $KB_DIR"
-	VAL=''
-	KB_TOKEN=$("$CTL" broker token-add "$KB_DIR") || die "cannot add the run's token in $KB_DIR"
-	kb_cmd_net; eval "set -- $CMD"
-	_err=$(eng "$@" 2>&1 >/dev/null) || die "cannot create the broker's network $KB_NET: $(printf '%s\n' "$_err" | tail -n 1); remove a leftover with '$engine network rm $KB_NET' or choose another CLI_SANDBOX_BROKER_SUBNET"
-	kb_run_words "$KB_UPNET"
-	# shellcheck disable=SC2086 # words, split as the runner splits CLI_SANDBOX_ENGINE_ARGS
-	"$CTL" broker start "$engine" "$KB_CT" "$kb_image" "$KB_DIR" $KB_WORDS || die "the key broker did not start (above): check '$engine images $kb_image'"
-	_err=$(eng network connect "$KB_NET" "$KB_CT" 2>&1) || die "cannot attach the key broker to $KB_NET: $(printf '%s\n' "$_err" | tail -n 1)"
-	"$CTL" broker wait "$engine" "$KB_CT" 2>/dev/null || die "the key broker did not listen within 10 seconds ($(eng logs "$KB_CT" 2>&1 | tail -n 1)): check the image with 'sh image/build.sh --cli broker'"
-	KB_IP=$(eng inspect -f "{{(index .NetworkSettings.Networks \"$KB_NET\").IPAddress}}" "$KB_CT" 2>/dev/null) || KB_IP=
-	case $KB_IP in *.*.*.*) ;; *) die "cannot learn the key broker's address on $KB_NET" ;; esac
-	for _v in $KB_TOKVARS; do export "$_v=$KB_TOKEN"; done
-	CMD=$_saved
+# keys_up NAME: 'up' keeps one broker for endpoint NAME (issue 32, item 3), for the plan of
+# claude (as the router 'up' keeps): behind that router when the plan translates. It holds the
+# key; it has no token until a run adds its own (session join), which the run's end revokes.
+# Its record, $conf/broker/NAME, names its session (no key, no token).
+keys_up() {
+	plan_backend claude "$1" false
+	case $ROUTE in broker | translator) ;; *) return 0 ;; esac  # no key of yours on the path: no broker
+	kb_names; ctl_find
+	if "$CTL" session join --record "$conf/broker/$1" --dry-run --api "$KB_API" --key-form "$KB_FORM" --mode "$KB_MODE" --models "$KB_MODELS" >/dev/null; then
+		echo "the key broker for '$1' is already running (cli-sandbox-broker-$1)"
+		return 0
+	fi
+	"$CTL" session down --record "$conf/broker/$1"  # a stale one
+	kb_start --keep "$1" --record "$conf/broker/$1"
+	echo "the key broker for '$1' is up at $KB_URL (cli-sandbox-broker-$1, network $KB_NET); each run gets a token of its own; stop it with 'cli-sandbox down'"
+}
+
+# keys_down NAME: end the broker 'up' keeps for NAME (its container, network and directory).
+keys_down() {
+	ctl_find
+	"$CTL" session down --record "$conf/broker/$1" && echo "the key broker for '$1' is stopped"
+	return 0
 }
 
 # keys_sandbox_url: set url to the broker's address for the sandbox (its only egress).
 keys_sandbox_url() {
-	url=http://$KB_IP:$KB_PORT$KB_SUFFIX
+	url=$KB_URL
 }
 
-# keys_cleanup: revoke the token, remove the broker, its network and its directory (whatever
-# of them exists). Called by on_exit.
+# keys_cleanup: the session's end (called by on_exit, after the sandbox's own container): the
+# token revoked, the broker, the router, their networks and directories removed. A guardian
+# that session start left does the same if this script is killed before it can.
 keys_cleanup() {
 	[ "$KB_MADE" = true ] || return 0
 	KB_MADE=false
-	[ -z "$KB_TOKEN" ] || [ -z "$KB_DIR" ] || printf '%s\n' "$KB_TOKEN" | "$CTL" broker token-revoke "$KB_DIR" 2>/dev/null
-	eng rm -f "$KB_CT" >/dev/null 2>&1 || true
-	eng network rm "$KB_NET" >/dev/null 2>&1 || true
-	[ -z "$KB_PRIV" ] || rm -rf -- "$KB_PRIV"
+	"$CTL" session end "$KB_SESSION" || true
 }

@@ -16,14 +16,15 @@
 #     -> upstream; the sandbox is not on the router's network; /api/config through the broker
 #     is 404; the router's own address is unreachable from the sandbox; the key reached the
 #     upstream as Bearer;
-#   - up: a run through the up router gets its own broker and token; the router's token in no
-#     sandbox; down removes the router;
+#   - up: the router and a broker in front of it kept for the endpoint; two runs get two tokens
+#     of their own on that broker, each refused (401) once its run ended; the router's token in
+#     no sandbox; down removes the router, the broker, their networks and directory;
 #   - codex with --managed URL and OPENAI_API_KEY exported (podman): the upstream gets Bearer KEY
 #     on /v1/responses;
 #   - --keys-in: the key inside (shell's printenv), one warning line on stderr;
 #   - --dry-run: the broker's engine command, RUN-TOKEN as the token, no key, no token.
 # Networks (this test's, all --internal): upstream 198.51.100.192/29 (mocks .194 .195), the
-# sandbox's 198.51.100.200/29, the router's 198.51.100.184/29.
+# sandbox's 198.51.100.200/29, the router's 198.51.100.184/29, up's broker's 198.51.100.176/29.
 # usage: sh tests/broker/run.sh   (root; takes the engine lock itself; images in podman's
 #   storage: localhost/cli-sandbox:latest's :claude and :codex, -broker:latest, -gateway:latest)
 # shellcheck disable=SC2086,SC2016,SC1091,SC2034 # word lists split on purpose; $VARS for inner shells
@@ -55,7 +56,8 @@ cleanup() {
 		$("$E" ps -aq --filter "network=$SBNET" 2>/dev/null) $("$E" ps -aq --filter "network=$BACKNET" 2>/dev/null); do
 		"$E" rm -f "$c" >/dev/null 2>&1
 	done
-	for n in "$SBNET" "$BACKNET" "$UPNET"; do "$E" network rm "$n" >/dev/null 2>&1; done
+	for c in cli-sandbox-broker-kb-chat cli-sandbox-gw-kb-chat; do "$E" rm -f "$c" >/dev/null 2>&1; done
+	for n in "$SBNET" "$BACKNET" "$UPNET" cli-sandbox-broker-kb-chat; do "$E" network rm "$n" >/dev/null 2>&1; done
 	[ "$ENGINE" != docker ] || dockerd_stop
 	case ${XDG_RUNTIME_DIR:-} in /dev/shm/cs-kbrun.*) rm -rf "$XDG_RUNTIME_DIR" ;; esac
 	[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
@@ -79,7 +81,7 @@ KEY=sk-kbrun-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 export CLI_SANDBOX_TEST_KEY="$KEY"
 export CLI_SANDBOX_HOME=$WORK/conf CLI_SANDBOX_ENGINE=$ENGINE CLI_SANDBOX_IMAGE=$BASEIMG:latest
 export CLI_SANDBOX_ENGINE_ARGS=$LIMITS
-export CLI_SANDBOX_BROKER_NETWORK=$SBNET CLI_SANDBOX_BROKER_SUBNET=198.51.100.200/29
+export CLI_SANDBOX_BROKER_NETWORK=$SBNET CLI_SANDBOX_BROKER_SUBNET=198.51.100.200/29 CLI_SANDBOX_BROKER_UP_SUBNET=198.51.100.176/29
 export CLI_SANDBOX_BROKER_UPSTREAM_NETWORK=$UPNET CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=$UPNET
 export CLI_SANDBOX_GATEWAY_NETWORK=$BACKNET CLI_SANDBOX_GATEWAY_SUBNET=198.51.100.184/29
 XDG_RUNTIME_DIR=$(mktemp -d /dev/shm/cs-kbrun.XXXXXX) && export XDG_RUNTIME_DIR
@@ -110,8 +112,10 @@ environ() {
 		"$E" exec -u "$u" "$1" sh -c 'for f in /proc/[0-9]*/environ; do tr "\0" "\n" <"$f"; echo; done 2>/dev/null'
 	done
 }
-sandbox_id() { "$E" ps -q --filter "network=$SBNET" --filter "ancestor=$1" | head -n 1; }
-broker_id() { "$E" ps -q --filter "network=$SBNET" --filter label=io.cli-sandbox.role=broker | head -n 1; }
+# ANET: the network of the run under test: the run's own broker's (SBNET), or up's broker's
+ANET=$SBNET
+sandbox_id() { "$E" ps -q --filter "network=$ANET" --filter "ancestor=$1" | head -n 1; }
+broker_id() { "$E" ps -q --filter "network=$ANET" --filter label=io.cli-sandbox.role=broker | head -n 1; }
 # probes BROKER-IP < TOKEN: from inside the sandbox (its firewall, as uid 1000): METHOD PATH STATUS
 probes() {
 	"$E" exec -i -u 1000 "$sb" python3 -c '
@@ -126,6 +130,18 @@ for m, p in (("GET", "/api/config"), ("GET", "/api/logs?file=/proc/self/environ"
     except urllib.error.HTTPError as e: s = e.code
     except Exception as e: s = "error"
     print(m, p.split("?")[0], s)' "$1" 2>&1
+}
+# probe_from_net BROKER-IP < TOKEN: POST /v1/messages from a new container on ANET: the status
+probe_from_net() {
+	"$E" run --rm -i $LIMITS --network "$ANET" --entrypoint python3 --user 65534:65534 "$IMAGE" -c '
+import sys, urllib.request, urllib.error
+tok, ip = sys.stdin.readline().strip(), sys.argv[1]
+body = b"{\"model\":\"mock-model\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"
+r = urllib.request.Request("http://%s:8080/v1/messages" % ip, method="POST", data=body,
+                           headers={"x-api-key": tok, "content-type": "application/json", "anthropic-version": "2023-06-01"})
+try: print(urllib.request.urlopen(r, timeout=10).status)
+except urllib.error.HTTPError as e: print(e.code)
+except Exception as e: print("error")' "$1" 2>&1 | tail -n 1
 }
 # watch NAME: every 0.1 s this host's command lines, until $WORK/NAME.stop exists.
 watch() {
@@ -159,7 +175,7 @@ agent() {
 		files_key=$(printf '%s\n' "$KEY" | "$E" exec -i -u 0 "$sb" sh -c 'grep -rlF -f /dev/stdin /run /tmp /home /workspace /etc 2>/dev/null | wc -l')
 		mounts=$("$E" exec -u 0 "$sb" grep -c cli-sandbox-broker /proc/1/mountinfo)
 		nets=$("$E" inspect -f '{{range $k, $v := .NetworkSettings.Networks}}{{$k}} {{end}}' "$sb")
-		brip=$("$E" inspect -f "{{(index .NetworkSettings.Networks \"$SBNET\").IPAddress}}" "$br")
+		brip=$("$E" inspect -f "{{(index .NetworkSettings.Networks \"$ANET\").IPAddress}}" "$br")
 		[ -z "$token" ] || probe_out=$(printf '%s\n' "$token" | probes "$brip")
 		brconf=$("$E" inspect -f '{{.HostConfig.ReadonlyRootfs}} {{.HostConfig.PidsLimit}} {{.HostConfig.Memory}} {{.Config.User}}' "$br" 2>&1)
 		[ "$name" != translate ] || router_probe=$("$E" exec -u 1000 "$sb" python3 -c '
@@ -187,15 +203,23 @@ except Exception as e: print("refused")' "$(
 	te "$what: ... nor the token" '[ -n "$token" ] && ! grep -qF "$token" "$WORK/$name.insp"'
 	te "$what: the key and the token are in no command line on this host" \
 		'[ -s "$WORK/$name.ps" ] && ! grep -v mock_gateway.py "$WORK/$name.ps" | grep -qF -e "$KEY" -e "${token:-x}"'
-	t "$what: the sandbox is on the broker's network alone" [ "$nets" = "$SBNET " ]
+	t "$what: the sandbox is on the broker's network alone" [ "$nets" = "$ANET " ]
 	t "$what: the broker: read-only root, 64 PIDs, 64 MiB, uid 1002" [ "$brconf" = "true 64 67108864 1002:1002" ]
 	for p in "GET /api/config" "GET /api/logs" "POST /api/restart" "GET /ui" "GET /ui/"; do
 		te "$what: from inside, with the token: $p is 404" 'printf "%s\n" "$probe_out" | grep -qx "$p 404"'
 	done
 	te "$what: ... and POST /v1/messages is 200" 'printf "%s\n" "$probe_out" | grep -qx "POST /v1/messages 200"'
-	# after the run: the token's broker, its directory and the network are gone
-	te "$what: after the run: no broker left, its network removed" '[ -z "$(broker_id)" ] && no_net "$SBNET"'
-	te "$what: ... its directory (the key, the token's file) removed" '[ -z "$(ls -A "$XDG_RUNTIME_DIR")" ]'
+	if [ "$ANET" = "$SBNET" ]; then
+		# after the run: the token's broker, its directory and the network are gone
+		te "$what: after the run: no broker left, its network removed" '[ -z "$(broker_id)" ] && no_net "$SBNET"'
+		te "$what: ... its directory (the key, the token's file) removed" '[ -z "$(ls -A "$XDG_RUNTIME_DIR")" ]'
+	else
+		# up's broker stays; the run's token is revoked, its own directory gone (up's stays)
+		te "$what: after the run: up's broker still runs" '[ -n "$(broker_id)" ]'
+		after=$(printf '%s\n' "${token:-x}" | probe_from_net "$brip")
+		te "$what: ... the run's token revoked: POST /v1/messages with it is now $after (401)" '[ "$after" = 401 ]'
+		te "$what: ... the run's directory removed (up's alone left)" '[ "$(ls -A "$XDG_RUNTIME_DIR" | wc -l)" = 1 ]'
+	fi
 	[ -z "$probe_out" ] || printf '%s\n' "$probe_out" | t_note
 	tail -n 3 "$WORK/$name.out" | t_note
 }
@@ -211,17 +235,27 @@ te "$ENGINE, translate: the upstream got the key as Bearer, on Chat Completions"
 te "$ENGINE, translate: ... and never a run token" '! grep -q csbt_ "$WORK/log/chat.log"'
 te "$ENGINE, translate: no router left" '[ -z "$("$E" ps -aq --filter label=io.cli-sandbox.role=gateway)" ] && no_net "$BACKNET"'
 
-# up: one router kept for the endpoint; each run puts a broker of its own, with its own token,
-# in front of it: the router's token (the up record's) never reaches a sandbox.
+# up (issue 32, item 3): one router and one broker kept for the endpoint (the broker in front
+# of the router, holding the router's token); each run adds a token of its own to that broker,
+# revoked when it ends: two runs, two tokens, each refused (401) once its run is over; the
+# router's token (the up record's) never reaches a sandbox.
 (timeout 120 $CS --endpoint kb-chat up >"$WORK/up.out" 2>&1)
 rc=$?
 te "$ENGINE, up: the router for kb-chat is up" '[ $rc = 0 ] && "$E" ps --format "{{.Names}}" | grep -qx cli-sandbox-gw-kb-chat'
+te "$ENGINE, up: ... and its key broker, on a network of its own" '"$E" ps --format "{{.Names}}" | grep -qx cli-sandbox-broker-kb-chat && "$E" network inspect cli-sandbox-broker-kb-chat >/dev/null 2>&1'
 uptoken=$(sed -n 's/^token=//p' "$CLI_SANDBOX_HOME/gateway/kb-chat" 2>/dev/null)
+ANET=cli-sandbox-broker-kb-chat
 agent up kb-chat claude -p "run the command"
+token1=$token
+agent up2 kb-chat claude -p "run the command"
+token2=$token
+ANET=$SBNET
+te "$ENGINE, up: two runs got two tokens of their own" '[ -n "$token1" ] && [ -n "$token2" ] && [ "$token1" != "$token2" ]'
 te "$ENGINE, up: the router's own token is in no sandbox environment" '[ -n "$uptoken" ] && [ -s "$WORK/up.environ" ] && ! grep -qF "$uptoken" "$WORK/up.environ"'
-te "$ENGINE, up: the router still runs after the run" '"$E" ps --format "{{.Names}}" | grep -qx cli-sandbox-gw-kb-chat'
+te "$ENGINE, up: the router still runs after the runs" '"$E" ps --format "{{.Names}}" | grep -qx cli-sandbox-gw-kb-chat'
 $CS --endpoint kb-chat down >/dev/null 2>&1
-te "$ENGINE, down: the router and its network removed" '! "$E" ps -a --format "{{.Names}}" | grep -qx cli-sandbox-gw-kb-chat && no_net "$BACKNET"'
+te "$ENGINE, down: the router, the broker and their networks removed, the broker's directory too" \
+	'! "$E" ps -a --format "{{.Names}}" | grep -qx -e cli-sandbox-gw-kb-chat -e cli-sandbox-broker-kb-chat && no_net "$BACKNET" && no_net cli-sandbox-broker-kb-chat && [ -z "$(ls -A "$XDG_RUNTIME_DIR")" ]'
 
 # codex with --managed URL, its key exported as a person does (podman: its own image is there)
 if [ "$ENGINE" = podman ] && podman image exists "$BASEIMG:codex"; then
@@ -246,6 +280,24 @@ rc=$?
 te "$ENGINE, --keys-in: the key is inside" '[ $rc = 0 ] && [ "$(cat "$WORK/in.out")" = "$KEY" ]'
 te "... with one warning line on stderr" '[ "$(grep -c "warning: --keys-in" "$WORK/in.err")" = 1 ]'
 te "... and no broker" '[ -z "$(broker_id)" ]'
+
+# The guardian (docs/broker.md, "The end"): the runner killed with SIGKILL mid-run runs no trap;
+# the process session start left ends the session: the sandbox, the broker, the network and the
+# directory go within 30 s (the bound is generous: the engine's rm and network rm, retried).
+mkdir -p "$WORK/ws-kill" && chown 1000:1000 "$WORK/ws-kill"
+(cd "$WORK/ws-kill" && exec $CS --endpoint kb-ant shell -- -c 'sleep 120' </dev/null >"$WORK/kill.out" 2>&1) &
+runner=$!
+i=0
+while [ $i -lt 600 ] && [ "$("$E" ps -q --filter "network=$SBNET" | wc -l)" -lt 2 ]; do sleep 0.2; i=$((i + 1)); done
+te "$ENGINE, guardian: a keyed run's sandbox and broker run" '[ "$("$E" ps -q --filter "network=$SBNET" | wc -l)" -ge 2 ]'
+kill -KILL "$runner"
+i=0
+while [ $i -lt 150 ] && { [ -n "$("$E" ps -aq --filter "network=$SBNET")" ] || ! no_net "$SBNET" || [ -n "$(ls -A "$XDG_RUNTIME_DIR")" ]; }; do
+	sleep 0.2; i=$((i + 1))
+done
+te "$ENGINE, guardian: the runner SIGKILLed: sandbox, broker, network and directory gone within 30 s (took $((i / 5)) s)" \
+	'[ -z "$("$E" ps -aq --filter "network=$SBNET")" ] && [ -z "$("$E" ps -aq --filter name=cli-sandbox-broker-run-$runner)" ] && no_net "$SBNET" && [ -z "$(ls -A "$XDG_RUNTIME_DIR")" ]'
+wait "$runner" 2>/dev/null
 
 # --dry-run: the broker's command, a placeholder for the token, no key, no token
 (cd "$WORK/ws-in" && $CS --endpoint kb-ant --dry-run claude >"$WORK/dry.out" 2>&1)

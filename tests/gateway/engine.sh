@@ -28,8 +28,9 @@
 #     stale once its container is gone; a refused plan (codex) with its reason.
 # Networks (this test's part of the range, 198.51.100.160/28): upstream 198.51.100.160/29
 # (mocks at .162 and .163), the sandbox's 198.51.100.168/29 (the gateway, the sandbox, a peer);
-# both --internal. Their .161 and .169 are bridges in this machine's namespace: nothing is
-# sent there, nor from this namespace to any container.
+# both --internal; the broker up keeps: 198.51.100.152/29 (CLI_SANDBOX_BROKER_UP_SUBNET). Their
+# .161 and .169 are bridges in this machine's namespace: nothing is sent there, nor from this
+# namespace to any container.
 #
 # usage: sh tests/gateway/engine.sh   (root; images in podman's storage: CLI_SANDBOX_TEST_IMAGE,
 #   default localhost/cli-sandbox:claude; CLI_SANDBOX_GATEWAY_IMAGE, default
@@ -61,7 +62,8 @@ cleanup() {
 		$("$E" ps -aq --filter "network=$SBNET" 2>/dev/null) $("$E" ps -aq --filter "network=$BRNET" 2>/dev/null); do
 		"$E" rm -f "$c" >/dev/null 2>&1
 	done
-	for n in "$BRNET" "$SBNET" "$UPNET"; do "$E" network rm "$n" >/dev/null 2>&1; done
+	"$E" rm -f cli-sandbox-broker-gwo-chat >/dev/null 2>&1
+	for n in cli-sandbox-broker-gwo-chat "$BRNET" "$SBNET" "$UPNET"; do "$E" network rm "$n" >/dev/null 2>&1; done
 	[ "$ENGINE" != docker ] || dockerd_stop
 	[ -z "${XDG_RUNTIME_DIR:-}" ] || case $XDG_RUNTIME_DIR in /dev/shm/cs-gwops.*) rm -rf "$XDG_RUNTIME_DIR" ;; esac
 	[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
@@ -91,7 +93,7 @@ export CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=$UPNET CLI_SANDBOX_GATEWAY_NETWORK=$
 export CLI_SANDBOX_GATEWAY_SUBNET=198.51.100.168/29
 # Keys out (issue 32): the sandbox is on the key broker's network alone; the router on SBNET,
 # behind the broker.
-export CLI_SANDBOX_BROKER_IMAGE=$BIMAGE CLI_SANDBOX_BROKER_NETWORK=$BRNET CLI_SANDBOX_BROKER_SUBNET=198.51.100.176/29
+export CLI_SANDBOX_BROKER_IMAGE=$BIMAGE CLI_SANDBOX_BROKER_NETWORK=$BRNET CLI_SANDBOX_BROKER_SUBNET=198.51.100.176/29 CLI_SANDBOX_BROKER_UP_SUBNET=198.51.100.152/29
 # The person's memory-backed runtime directory, where the credentials files go.
 XDG_RUNTIME_DIR=$(mktemp -d /dev/shm/cs-gwops.XXXXXX) && export XDG_RUNTIME_DIR
 HOME=$WORK/home && mkdir -p "$HOME" && export HOME
@@ -242,6 +244,7 @@ watch() {
 (timeout 120 $CS --endpoint gwo-chat up >"$WORK/up.out" 2>&1)
 rc=$?
 te "$ENGINE: up starts a long-lived gateway" '[ $rc -eq 0 ] && "$E" ps --format "{{.Names}}" | grep -qx cli-sandbox-gw-gwo-chat'
+te "... and a key broker in front of it" '"$E" ps --format "{{.Names}}" | grep -qx cli-sandbox-broker-gwo-chat'
 TOKEN=$(sed -n 's/^token=//p' "$CLI_SANDBOX_HOME/gateway/gwo-chat")
 "$E" inspect cli-sandbox-gw-gwo-chat >"$WORK/up.inspect" 2>&1
 te "... neither its token nor the key in $ENGINE inspect of it" \
@@ -255,7 +258,7 @@ te "$ENGINE: ping through the up gateway: READY" '[ $rc -eq 0 ] && grep -q "^REA
 te "... its sandbox was inspected while it ran" 'grep -q "/run/cli-sandbox-credentials/env" "$WORK/ping1.inspect"'
 te "... the token is in no inspect output" '[ ${#TOKEN} -eq 32 ] && ! grep -qF "$TOKEN" "$WORK/ping1.inspect"'
 te "... nor in any command line on this host" '! grep -qF "$TOKEN" "$WORK/ping1.ps"'
-te "... and no credentials file is left" '[ -z "$(ls -A "$XDG_RUNTIME_DIR")" ]'
+te "... and no credentials file is left (the broker up keeps has its own directory)" '[ -z "$(ls -A "$XDG_RUNTIME_DIR" | grep -v "^cli-sandbox-session-up\.")" ]'
 t_note <"$WORK/ping1.out"
 # direct: the sandbox on the upstream network (what a person's default network is to the server)
 : >"$WORK/ping2.inspect"
@@ -268,7 +271,7 @@ te "... its sandbox was inspected while it ran" 'grep -q "/run/cli-sandbox-crede
 te "... the upstream saw the key" 'grep "^HEADERS" "$WORK/log/ant.log" | grep -qF "$KEY"'
 te "... the key is in no inspect output" '! grep -qF "$KEY" "$WORK/ping2.inspect"'
 te "... nor in any command line on this host (but the mocks' own, which require it)" '! grep -v mock_gateway.py "$WORK/ping2.ps" | grep -qF "$KEY"'
-te "... and no credentials file is left" '[ -z "$(ls -A "$XDG_RUNTIME_DIR")" ]'
+te "... and no credentials file is left (the broker up keeps has its own directory)" '[ -z "$(ls -A "$XDG_RUNTIME_DIR" | grep -v "^cli-sandbox-session-up\.")" ]'
 t_note <"$WORK/ping2.out"
 
 # ---------------------------------------------------------------- doctor
@@ -290,6 +293,8 @@ te "... which doctor leaves in place" '[ -f "$CLI_SANDBOX_HOME/gateway/gwo-chat"
 te "$ENGINE: doctor --json for codex: the plan refused, with the reason" 'jq_is "$WORK/doc3.out" "not c[\"path\"][\"ok\"] and \"needs the OpenAI Responses API\" in c[\"path\"][\"detail\"]"'
 $CS --endpoint gwo-chat down >/dev/null 2>&1
 te "$ENGINE: down removes the stale record and the network" '[ ! -f "$CLI_SANDBOX_HOME/gateway/gwo-chat" ] && no_net "$SBNET"'
+te "... and the key broker up kept: its container, network and directory" \
+	'! "$E" ps -a --format "{{.Names}}" | grep -qx cli-sandbox-broker-gwo-chat && no_net cli-sandbox-broker-gwo-chat && [ -z "$(ls -A "$XDG_RUNTIME_DIR")" ]'
 sed 's/^/#   /' "$WORK/doc2.out"
 
 # up interrupted (TERM) while its gateway starts: the secrets file goes with the script.
