@@ -1,0 +1,64 @@
+#!/bin/sh
+# Benchmark (prints figures, asserts only that each run succeeded): the host side's own time
+# before the engine starts (issue 32's goal: at most 50 ms), for the dry runs a person types,
+# with a fake engine that answers at once (the engine's own time is not the host side's), and
+# how many programs each run executes (strace -f, when installed). docs/hostctl.md, "Time".
+# usage: host_time.sh PATH-TO-cli-sandbox-ctl [RUNS]
+set -u
+CTL=$1
+RUNS=${2:-40}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+. "$ROOT/tests/lib/tap.sh"
+T=$(mktemp -d /tmp/cli-sandbox-host-time.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/bin" "$T/home" "$T/ws"
+# The fake engine: true(1) answers every engine command with success and no output.
+ln -s "$(command -v true)" "$T/bin/docker"
+
+# person ARG...: the runner as a person runs it, with a fresh home and a key in the shell.
+person() {
+	(cd "$T/ws" && env -i PATH="$T/bin:/usr/local/bin:/usr/bin:/bin" HOME="$T/home" \
+		CLI_SANDBOX_CTL="$CTL" CLI_SANDBOX_ENGINE=docker ANTHROPIC_API_KEY=sk-host-time-not-a-key \
+		sh "$ROOT/host/cli-sandbox" "$@") >/dev/null 2>&1
+}
+
+# measure NAME ARG...: mean, min and max milliseconds of RUNS runs, and the execs of one.
+measure() {
+	name=$1
+	shift
+	person "$@"
+	ok "$name: runs (exit 0)" [ $? -eq 0 ] || return
+	i=0 total=0 min='' max=0
+	while [ $i -lt "$RUNS" ]; do
+		t0=$(date +%s%N)
+		person "$@"
+		t1=$(date +%s%N)
+		ms=$(((t1 - t0) / 1000))
+		total=$((total + ms))
+		[ -n "$min" ] && [ "$min" -le "$ms" ] || min=$ms
+		[ "$max" -ge "$ms" ] || max=$ms
+		i=$((i + 1))
+	done
+	execs='(strace not installed)'
+	if command -v strace >/dev/null 2>&1; then
+		(cd "$T/ws" && env -i PATH="$T/bin:/usr/local/bin:/usr/bin:/bin" HOME="$T/home" \
+			CLI_SANDBOX_CTL="$CTL" CLI_SANDBOX_ENGINE=docker ANTHROPIC_API_KEY=sk-host-time-not-a-key \
+			strace -f -qq -e trace=execve,fork,vfork,clone,clone3 -o "$T/trace" sh "$ROOT/host/cli-sandbox" "$@") >/dev/null 2>&1
+		execs="$(grep -c 'execve(' "$T/trace") execs, $(grep -Ec '(fork|clone3?)\(' "$T/trace") forks"
+	fi
+	printf '# %-28s mean %4d.%03d ms  min %4d.%03d  max %4d.%03d  (%s runs; %s)\n' "$name" \
+		$((total / RUNS / 1000)) $((total / RUNS % 1000)) $((min / 1000)) $((min % 1000)) \
+		$((max / 1000)) $((max % 1000)) "$RUNS" "$execs"
+}
+
+read -r load _ </proc/loadavg
+# For scale: what one exec costs on this machine now (sh starting and running nothing).
+i=0 t0=$(date +%s%N)
+while [ $i -lt "$RUNS" ]; do sh -c : ; i=$((i + 1)); done
+t1=$(date +%s%N)
+echo "# load $load; $(nproc) CPUs; an exec of sh costs $(((t1 - t0) / RUNS / 1000)) us here; each figure below includes one exec of date (the clock read after)"
+measure "claude --dry-run (keys out)" --managed http://192.0.2.1:4000 --dry-run claude
+measure "claude --keys-in --dry-run" --keys-in --managed http://192.0.2.1:4000 --dry-run claude
+measure "--interactive --dry-run" --interactive --dry-run claude
+t_done
