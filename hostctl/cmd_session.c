@@ -594,6 +594,11 @@ int cmd_session(int argc, char **argv)
 				return ctl_usage("session end: %s: give ID [--container NAME]...", argv[i]);
 			extra[n++] = argv[++i];
 		}
+		/* Out of the terminal's process group first: a Ctrl-C pressed once more after the
+		 * CLI has quit reaches that whole group, and podman, which handles SIGINT even when
+		 * it was started with it ignored, exits 1 at it, half-way through an rm (the broker
+		 * was left running: tests/image/first_run.sh, codex's TUI, 3 runs in 3). */
+		setsid();
 		return session_end(argv[2], extra, n, false);
 	}
 	fputs(session_help, stderr);

@@ -176,8 +176,8 @@ gw_wait() {
 
 # gw_remove: remove the gateway's container and network (whatever of them exists).
 gw_remove() {
-	eng rm -f "$GW_CT" >/dev/null 2>&1 || true
-	eng network rm "$GW_NET" >/dev/null 2>&1 || true
+	eng_end rm -f "$GW_CT" >/dev/null 2>&1 || true
+	eng_end network rm "$GW_NET" >/dev/null 2>&1 || true
 }
 
 # gw_start UPSTREAM-URL: make the network, start the gateway with a fresh token, wait for it.

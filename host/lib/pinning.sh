@@ -157,5 +157,5 @@ pin_start() {
 # pin_cleanup: stop the resolver with the run (the EXIT trap), remove the resolv.conf.
 pin_cleanup() {
 	[ -z "$PIN_DIR" ] || rm -rf -- "$PIN_DIR"
-	[ -z "$PIN_CT" ] || [ "$PIN" = false ] || [ "$dry_run" = true ] || eng rm -f "$PIN_CT" >/dev/null 2>&1
+	[ -z "$PIN_CT" ] || [ "$PIN" = false ] || [ "$dry_run" = true ] || eng_end rm -f "$PIN_CT" >/dev/null 2>&1
 }

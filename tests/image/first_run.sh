@@ -267,6 +267,8 @@ tui_case() {
 	for _key in "$@"; do tmux send-keys -t "$TAG-$_sess" "$_key"; sleep 1; done
 	wait_for "$_sess" 20 '[person: exited]' >/dev/null ||
 		echo "# $_l: $_cli did not exit on its keys in 20 s: the terminal is closed (SIGHUP) and the container removed"
+	# What the runner said at its end (its clean-up's errors, if any), for the check below.
+	tmux capture-pane -p -J -S - -t "$TAG-$_sess" 2>/dev/null | sed 's/[[:space:]]*$//' | grep -v '^$' | tail -n 4 >"$WORK/$_l.end"
 	tmux kill-session -t "$TAG-$_sess" 2>/dev/null
 	# Whichever way the run ended (its keys, or its terminal closed: SIGHUP), the runner
 	# removes the sandbox, the key broker and the broker's network: a key holder that outlived
@@ -276,6 +278,7 @@ tui_case() {
 	_left=$($ENGINE ps -a --filter "network=$TAG-sb" --format '{{.Names}}' 2>/dev/null | tr '\n' ' ')
 	ok "$_l: after the run the runner removed its sandbox, key broker and network (${_left:-none left})" \
 		sh -c "! $ENGINE network inspect '$TAG-sb' >/dev/null 2>&1"
+	if [ -n "$_left" ]; then note <"$WORK/$_l.end"; ls -d /dev/shm/cli-sandbox-session.* 2>/dev/null | note; fi
 	for _b in $($ENGINE ps -aq --filter "network=$TAG-sb" 2>/dev/null); do $ENGINE rm -f "$_b" >/dev/null 2>&1; done
 	$ENGINE network rm "$TAG-sb" >/dev/null 2>&1
 	_c=$(container_of "$PWS") && $ENGINE rm -f "$_c" >/dev/null 2>&1
