@@ -31,6 +31,7 @@
 #include "hostctl/home.h"
 #include "hostctl/plan.h"
 #include "hostctl/plan_format.h"
+#include "hostctl/printable.h"
 
 static const char help[] =
 	"Usage: cli-sandbox-ctl runner --cli CLI [--check-endpoints] [--endpoint NAME | --selected]\n"
@@ -62,20 +63,8 @@ static int load_endpoints(struct endpoints *eps, struct cs_error *err)
  * named" either way. */
 static void selected(char *out, size_t len)
 {
-	char path[4096];
-	struct cs_error err;
-	FILE *f;
-
-	out[0] = '\0';
-	if (home_file("current", path, sizeof(path), &err) != 0 || !(f = fopen(path, "re")))
-		return;
-	if (!fgets(out, (int)len, f))
-		out[0] = '\0';
-	fclose(f);
-	out[strcspn(out, "\r\n")] = '\0';
-	for (char *c = out; *c; c++)
-		if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
-			*c = '?';  /* one printable line for the runner's reader */
+	home_current_line(out, len);
+	printable_in_place(out, strlen(out), false);  /* one printable line for the runner's reader */
 }
 
 /* Bit 24 (CAP_SYS_RESOURCE) of CapBnd in /proc/self/status: an engine cannot

@@ -35,12 +35,11 @@ int home_file(const char *file, char *out, size_t len, struct cs_error *err)
 	return 0;
 }
 
-void home_current(char *out, size_t len)
+void home_current_line(char *out, size_t len)
 {
 	char path[4096];
 	struct cs_error err;
 	FILE *f;
-	size_t n;
 
 	out[0] = '\0';
 	if (home_file("current", path, sizeof(path), &err) != 0 || !(f = fopen(path, "re")))
@@ -48,8 +47,12 @@ void home_current(char *out, size_t len)
 	if (!fgets(out, (int)len, f))
 		out[0] = '\0';
 	fclose(f);
-	n = strcspn(out, "\r\n");
-	out[n] = '\0';
-	if (!valid_endpoint_name(out, n))
+	out[strcspn(out, "\r\n")] = '\0';
+}
+
+void home_current(char *out, size_t len)
+{
+	home_current_line(out, len);
+	if (!valid_endpoint_name(out, strlen(out)))
 		out[0] = '\0';
 }

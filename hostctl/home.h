@@ -16,5 +16,7 @@ int home_dir(char *out, size_t len, struct cs_error *err);
 int home_file(const char *file, char *out, size_t len, struct cs_error *err);
 /* The selected endpoint's name into out ("" when none or not a valid name). */
 void home_current(char *out, size_t len);
+/* The selection file's first line as it is, not held to the name's rule ("" none). */
+void home_current_line(char *out, size_t len);
 
 #endif
