@@ -27,6 +27,7 @@ int cmd_limits(int argc, char **argv);
 int cmd_ping_report(int argc, char **argv);
 int cmd_demo_report(int argc, char **argv);
 int cmd_runner(int argc, char **argv);
+int cmd_credentials(int argc, char **argv);
 int cmd_host_address(int argc, char **argv);
 
 /* The run's limits as the runner gives them (cmd_limits.c): the options

@@ -24,6 +24,7 @@ static const char usage[] =
 	"  ping-report [...]           ping's checks read and reported, for the runner's ping\n"
 	"  demo-report [...]           the demo's steps judged and reported, for the runner's demo\n"
 	"  runner --cli CLI [...]      everything the runner decides a run from, in one call\n"
+	"  credentials --cli CLI [...] the sandbox's credentials: decided, and the file on memory written\n"
 	"  host-address ENGINE [NET]   the address at which the engine's containers reach this host\n"
 	"Each COMMAND --help says more.  docs/hostctl.md.\n";
 
@@ -37,7 +38,7 @@ static const struct {
 	{ "quickstart", cmd_quickstart }, { "init", cmd_init },       { "models", cmd_models },
 	{ "doctor", cmd_doctor }, { "limits", cmd_limits },
 	{ "ping-report", cmd_ping_report }, { "demo-report", cmd_demo_report },
-	{ "runner", cmd_runner }, { "host-address", cmd_host_address },
+	{ "runner", cmd_runner }, { "host-address", cmd_host_address }, { "credentials", cmd_credentials },
 };
 
 int main(int argc, char **argv)
