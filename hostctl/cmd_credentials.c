@@ -26,7 +26,7 @@
 static const char help[] =
 	"Usage: cli-sandbox-ctl credentials --cli CLI [--decide | --dry-run | --write] [--state DIR]\n"
 	"         [--engine E] [--endpoint NAME --key-env VAR [--key-to VAR]] [--copy FROM=TO]...\n"
-	"         [--var NAME... [--broker]] [--session DIR]\n"
+	"         [--var NAME... [--broker]] [--session DIR] [--uid N]\n"
 	"The sandbox's credentials for host/cli-sandbox (docs/hostctl.md, \"credentials\"): which of\n"
 	"the CLI's variables are set (or --var: these), the login file in DIR else, and which go in\n"
 	"the credentials file on memory (XDG_RUNTIME_DIR or /dev/shm) and which by name (-e).\n"
@@ -81,7 +81,7 @@ static void line(const char *key, const char *text)
 
 enum mode { DRY_RUN, DECIDE, WRITE };
 
-static int parse(int argc, char **argv, struct cred_in *in, enum mode *mode, const char **session)
+static int parse(int argc, char **argv, struct cred_in *in, enum mode *mode, const char **session, bool *root)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -110,6 +110,8 @@ static int parse(int argc, char **argv, struct cred_in *in, enum mode *mode, con
 			in->key_env = v;
 		else if (strcmp(o, "--key-to") == 0)
 			in->key_to = v;
+		else if (strcmp(o, "--uid") == 0)
+			*root = strcmp(v, "0") == 0;
 		else if (strcmp(o, "--session") == 0)
 			*session = v;
 		else if (strcmp(o, "--var") == 0 && in->n_given < CRED_MAX)
@@ -130,11 +132,12 @@ static int parse(int argc, char **argv, struct cred_in *in, enum mode *mode, con
 
 /* A real run's file: the private directory (in the session's, whose end
  * removes it too, when there is one), then the file.  Mode 600 when this
- * process is root (a rootful engine's container root owns it then and
+ * process is root (--uid: the invoking uid the runner read, by default this
+ * process's; a rootful engine's container root owns it then and
  * needs no CAP_DAC_OVERRIDE, which it lacks); else 644 in the 700
  * directory: the init's root, an unmapped uid, reads it through the other
  * bits, and no other user of this host can enter the directory. */
-static void write_file(const struct cred_in *in, const struct cred_out *out, const char *session)
+static void write_file(const struct cred_in *in, const struct cred_out *out, const char *session, bool root)
 {
 	const char *base = session ? session : out->base, *names[CRED_MAX], *values[CRED_MAX];
 	char dir[4096], msg[CRED_TEXT_MAX + 8192];
@@ -151,7 +154,7 @@ static void write_file(const struct cred_in *in, const struct cred_out *out, con
 		names[i] = out->file_vars[i];
 		values[i] = cred_value(in, out->file_vars[i]);
 	}
-	if (cred_write_file(dir, names, values, out->n_file_vars, geteuid() == 0 ? 0600 : 0644) != 0) {
+	if (cred_write_file(dir, names, values, out->n_file_vars, root ? 0600 : 0644) != 0) {
 		rmdir(dir);
 		snprintf(msg, sizeof(msg), "cannot write the credentials file in %s: check the space on %s", dir, base);
 		line("die", msg);
@@ -166,12 +169,13 @@ int cmd_credentials(int argc, char **argv)
 	struct cred_out *out;
 	enum mode mode = DRY_RUN;
 	const char *session = NULL;
+	bool root = geteuid() == 0;
 	char err[256], list[CRED_TEXT_MAX] = "";
 	int rc;
 
 	if (ctl_help(argc, argv, help))
 		return 0;
-	if ((rc = parse(argc, argv, &in, &mode, &session)) != 0)
+	if ((rc = parse(argc, argv, &in, &mode, &session, &root)) != 0)
 		return rc;
 	in.decide_only = mode == DECIDE;
 	in.bases[0] = getenv("XDG_RUNTIME_DIR");
@@ -202,7 +206,7 @@ int cmd_credentials(int argc, char **argv)
 	if (out->n_file_vars && mode == DRY_RUN)
 		printf("file=%s/cli-sandbox-credentials.RANDOM/env\n", out->base);
 	else if (out->n_file_vars && mode == WRITE)
-		write_file(&in, out, session);
+		write_file(&in, out, session, root);
 	free(out);
 	fflush(stdout);
 	return 0;
