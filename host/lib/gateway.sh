@@ -110,21 +110,12 @@ gw_cmd_run() {
 GW_SECRET_MOUNT=/run/cli-sandbox-gateway/env
 GW_SECRET_DIR='' GW_SECRET_FILE=''
 
-# memory_dir DIR: DIR is a directory on tmpfs (or ramfs), writable by this user. For
-# XDG_RUNTIME_DIR and /dev/shm runner_facts said which (statfs: MEM_DIRS, NOT_MEM_DIRS); for
-# another, the file system of the longest mount point above DIR's real path in
-# /proc/self/mounts (read by the shell, a byte a system call: no process, no GNU stat needed).
+# memory_dir DIR: DIR (XDG_RUNTIME_DIR or /dev/shm) is a directory on tmpfs (or ramfs),
+# writable by this user: runner_facts said which (statfs: MEM_DIRS); a path its line could not
+# carry counts as none (the secrets then go by name, with the warning).
 memory_dir() {
 	[ -n "$1" ] && [ -d "$1" ] && [ -w "$1" ] && [ -x "$1" ] || return 1
 	case $NL$MEM_DIRS in *"$NL$1$NL"*) return 0 ;; esac
-	case $NL$NOT_MEM_DIRS in *"$NL$1$NL"*) return 1 ;; esac
-	_real=$(cd -P -- "$1" && pwd -P) || return 1
-	[ -r /proc/self/mounts ] || return 1
-	_best='' _bestfs=''
-	while read -r _ _mp _fs _; do
-		case $_real/ in "${_mp%/}"/*) [ ${#_mp} -lt ${#_best} ] || { _best=$_mp _bestfs=$_fs; } ;; esac
-	done </proc/self/mounts
-	case $_bestfs in tmpfs | ramfs) return 0 ;; esac
 	return 1
 }
 

@@ -27,7 +27,7 @@
 #   LIM_PIDS LIM_MEM LIM_CPUS LIM_NOFILE LIM_TMP (MiB) LIM_TEXT (doctor's line)   the limits
 #   WS_WRITABLE yes | no, WS_HOW   may the sandbox user write the workspace, and how that was told
 #   WS_PATH HOME_PATH   the workspace's and the home's canonical paths (when a line holds them)
-#   MEM_DIRS NOT_MEM_DIRS   of XDG_RUNTIME_DIR and /dev/shm, those on memory and the others, a line each
+#   MEM_DIRS   of XDG_RUNTIME_DIR and /dev/shm, those on memory, a line each
 # A line without a key or with an unknown one stops the runner: nothing is evaluated. The
 # program's failure, a refused plan's aside, ends the runner with its status (it said why).
 ctl_read() {
@@ -62,7 +62,7 @@ ctl_read() {
 		cli_arg) PLAN_ARGS=$PLAN_ARGS$_v$NL ;;
 		reason) _reason=$_v ;;
 		fix) _fix=$_v ;;
-		cli | endpoint | upstream | key_in_sandbox | cli_logins) ;;  # (cli_logins: credentials' own)
+		cli | endpoint | upstream | key_in_sandbox | cli_logins | not_memory_dir) ;;  # (cli_logins: credentials' own)
 		clis) CTL_CLIS=$_v ;;
 		cli_dir) CLI_DIR=$_v ;;
 		cli_var) CLI_VAR=$_v ;;
@@ -86,7 +86,6 @@ ctl_read() {
 		ws_path) WS_PATH=$_v ;;
 		home_path) HOME_PATH=$_v ;;
 		memory_dir) MEM_DIRS=$MEM_DIRS$_v$NL ;;
-		not_memory_dir) NOT_MEM_DIRS=$NOT_MEM_DIRS$_v$NL ;;
 		'') [ -z "$_l" ] || die "cli-sandbox-ctl gave a line without a key: reinstall cli-sandbox and its program together" ;;
 		*) die "cli-sandbox-ctl gave an unknown key '${_l%%=*}': reinstall cli-sandbox and its program together" ;;
 		esac
