@@ -342,8 +342,8 @@ int cmd_runner(int argc, char **argv)
 		ok = sandbox_can_write(a.workspace, uid, gid, &how);
 		printf("ws_writable=%s\nws_how=%s\n", ok ? "yes" : "no", how);
 		canonical_paths(a.workspace);
-		memory_dirs();
 	}
+	memory_dirs();  /* every command's: up's gateway secrets too */
 	rc = a.plan ? plan_part(&a, found) : 0;
 	free(eps);
 	fflush(stdout);

@@ -24,9 +24,11 @@ static const char usage[] =
 	"  ping-report [...]           ping's checks read and reported, for the runner's ping\n"
 	"  demo-report [...]           the demo's steps judged and reported, for the runner's demo\n"
 	"  runner --cli CLI [...]      everything the runner decides a run from, in one call\n"
+	"  credentials --cli CLI [...] the sandbox's credentials: decided, and the file on memory written\n"
 	"  host-address ENGINE [NET]   the address at which the engine's containers reach this host\n"
 	"  usage                       cli-sandbox's own --help (the runner's; its CLIs from the table)\n"
 	"  protect --cli CLI [...]     the read-only mounts over what host tools run, for the runner\n"
+	"  private-dir BASE PREFIX     a private directory of an unguessable name, for the runner\n"
 	"Each COMMAND --help says more.  docs/hostctl.md.\n";
 
 static const struct {
@@ -39,8 +41,9 @@ static const struct {
 	{ "quickstart", cmd_quickstart }, { "init", cmd_init },       { "models", cmd_models },
 	{ "doctor", cmd_doctor }, { "limits", cmd_limits },
 	{ "ping-report", cmd_ping_report }, { "demo-report", cmd_demo_report },
-	{ "runner", cmd_runner }, { "host-address", cmd_host_address },
+	{ "runner", cmd_runner }, { "host-address", cmd_host_address }, { "credentials", cmd_credentials },
 	{ "usage", cmd_usage }, { "protect", cmd_protect },
+	{ "private-dir", cmd_private_dir },
 };
 
 int main(int argc, char **argv)

@@ -1,9 +1,13 @@
 #include "hostctl/private_dir.h"
 
+#include <stdbool.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int kernel_random(unsigned char *buf, size_t n)
 {
@@ -38,9 +42,20 @@ int private_dir(const char *base, const char *prefix, char *out, size_t len, pri
 			     r[4], r[5], r[6], r[7]);
 		if (n < 0 || (size_t)n >= len)
 			return cs_fail(err, CS_EXIT_CONFIG, "the folder %s is too long a path: use a shorter TMPDIR", base);
-		/* 0700 whatever the umask: the mode asked is masked, never widened */
-		if (mkdir(out, 0700) == 0)
-			return 0;
+		if (mkdir(out, 0700) != 0)
+			continue;  /* taken (by anyone, a link included), or not allowed: another name */
+		/* What was made is a directory of ours, mode 0700 whatever the umask. */
+		{
+			int fd = open(out, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			struct stat st;
+			bool ours = fd >= 0 && fstat(fd, &st) == 0 && st.st_uid == geteuid() && fchmod(fd, 0700) == 0;
+
+			if (fd >= 0)
+				close(fd);
+			if (ours)
+				return 0;
+			rmdir(out);
+		}
 	}
 	return cs_fail(err, CS_EXIT_CONFIG,
 		       "cannot create a private directory %s/%s.* (%d random names tried): check that %s exists and is "

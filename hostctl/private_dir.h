@@ -2,7 +2,10 @@
  * digits from the kernel's random source.  mkdir(2) never follows a link and
  * fails on any existing name, so a name someone made first (another local
  * user guessing, or squatting the old PID-based names) is skipped: a few new
- * names are tried, then the run stops, saying so. */
+ * names are tried, then the run stops, saying so.  What is made is checked
+ * to be a directory of this user's, mode 0700 whatever the umask.  The one
+ * maker of the host side's private directories (the protection's, the
+ * credentials file's). */
 #ifndef CLI_SANDBOX_HOSTCTL_PRIVATE_DIR_H
 #define CLI_SANDBOX_HOSTCTL_PRIVATE_DIR_H
 

@@ -110,6 +110,15 @@ gw_cmd_run() {
 GW_SECRET_MOUNT=/run/cli-sandbox-gateway/env
 GW_SECRET_DIR='' GW_SECRET_FILE=''
 
+# memory_dir DIR: DIR (XDG_RUNTIME_DIR or /dev/shm) is a directory on tmpfs (or ramfs),
+# writable by this user: runner_facts said which (statfs: MEM_DIRS); a path its line could not
+# carry counts as none (the secrets then go by name, with the warning).
+memory_dir() {
+	[ -n "$1" ] && [ -d "$1" ] && [ -w "$1" ] && [ -x "$1" ] || return 1
+	case $NL$MEM_DIRS in *"$NL$1$NL"*) return 0 ;; esac
+	return 1
+}
+
 # gw_secrets_path: set GW_SECRET_FILE to where the file goes (GW_SECRET_DIR its directory), or
 # both empty when no memory-backed directory exists.
 gw_secrets_path() {
@@ -118,12 +127,22 @@ gw_secrets_path() {
 		case $_b in *:*) continue ;; esac  # the engine's -v cannot mount a path with ':'
 		if memory_dir "$_b"; then
 			# The name's random part comes when gw_secrets_write makes the directory
-			# (host/lib/protect.sh); till then there is none to remove.
+			# (private_dir); till then there is none to remove.
 			GW_SECRET_FILE=$_b/cli-sandbox-gateway.RANDOM/env
 			return 0
 		fi
 	done
 	warn "no memory-backed directory for the gateway's secrets (XDG_RUNTIME_DIR or /dev/shm on tmpfs): passing its token and key by name (-e), so their values are kept in its container's config, readable with '$engine inspect' by whoever may use $engine"
+}
+
+# private_dir BASE PREFIX: make BASE/PREFIX.RANDOM (mode 700, this user's; RANDOM 16 hex digits),
+# set PRIVATE_DIR to it: the program's (cli-sandbox-ctl private-dir), which the protection's and
+# the credentials' directories are made by too (its one user here: gw_secrets_write). A name taken is skipped; five are tried, then the
+# run stops, the program having said why. (A dry run makes nothing: its callers show the name as
+# BASE/PREFIX.RANDOM.)
+private_dir() {
+	ctl_find
+	PRIVATE_DIR=$("$CTL" private-dir "$1" "$2") || exit
 }
 
 # gw_secrets_write TOKEN KEY: make the private directory and write the file (mode 644 in a 700

@@ -56,15 +56,19 @@ ping_report() {
 
 # ping_creds VALUE: the CLI's credential (the run's token, or the endpoint's key on a direct
 # path) reaches ping's sandbox the way it reaches a run's: in the credentials file on memory
-# (add_credentials; removed by on_exit), whose mount words go in PING_CREDS. The value is
-# exported, as a run's is (var_set; add_credentials reads it by name), and no engine argument
-# carries it.
+# (credentials and add_credentials; removed by on_exit), whose mount words go in PING_CREDS.
+# The value is exported, as a run's is (var_set; cli-sandbox-ctl credentials reads it by name
+# from its environment), and no engine argument carries it.
 ping_creds() {
 	PING_CREDS=''
 	[ -n "$1" ] || return 0
 	var_set "$CRED_VAR" "$1"
 	plan_identity
-	CRED_VARS=$CRED_VAR
+	CRED_ARGS="--var $CRED_VAR"
+	[ "$KB" != true ] || CRED_ARGS="$CRED_ARGS --broker"
+	_m=--write
+	[ "$dry_run" = false ] || _m=--dry-run
+	credentials "$_m"
 	_saved=$CMD CMD=
 	add_credentials
 	PING_CREDS=$CMD CMD=$_saved

@@ -20,14 +20,14 @@
 #   PLAN_ENV   NAME=VALUE lines for the sandbox; PLAN_ARGS words after the CLI's name, a line each
 # and the rest of 'runner' (docs/hostctl.md, "runner"):
 #   CTL_CLIS   the program's CLIs (CLI_NAMES must be the same)
-#   CLI_DIR CLI_VAR CLI_SUB CLI_LOGINS CLI_KEYS   the CLI's row (base/cli_names.c)
+#   CLI_DIR CLI_VAR CLI_SUB CLI_KEYS   the CLI's row (base/cli_names.c)
 #   INV_UID INV_GID   the invoking user; CAP_SYS_RES yes | no (CAP_SYS_RESOURCE may be held)
 #   SEL_NAME EPX_URL EPX_KEYENV   the endpoint named or selected, and (when it is there) its
 #              URL and key-env
 #   LIM_PIDS LIM_MEM LIM_CPUS LIM_NOFILE LIM_TMP (MiB) LIM_TEXT (doctor's line)   the limits
 #   WS_WRITABLE yes | no, WS_HOW   may the sandbox user write the workspace, and how that was told
 #   WS_PATH HOME_PATH   the workspace's and the home's canonical paths (when a line holds them)
-#   MEM_DIRS NOT_MEM_DIRS   of XDG_RUNTIME_DIR and /dev/shm, those on memory and the others, a line each
+#   MEM_DIRS   of XDG_RUNTIME_DIR and /dev/shm, those on memory, a line each
 # A line without a key or with an unknown one stops the runner: nothing is evaluated. The
 # program's failure, a refused plan's aside, ends the runner with its status (it said why).
 ctl_read() {
@@ -62,12 +62,11 @@ ctl_read() {
 		cli_arg) PLAN_ARGS=$PLAN_ARGS$_v$NL ;;
 		reason) _reason=$_v ;;
 		fix) _fix=$_v ;;
-		cli | endpoint | upstream | key_in_sandbox) ;;
+		cli | endpoint | upstream | key_in_sandbox | cli_logins | not_memory_dir) ;;  # (cli_logins: credentials' own)
 		clis) CTL_CLIS=$_v ;;
 		cli_dir) CLI_DIR=$_v ;;
 		cli_var) CLI_VAR=$_v ;;
 		cli_sub) CLI_SUB=$_v ;;
-		cli_logins) CLI_LOGINS=$_v ;;
 		cli_keys) CLI_KEYS=$_v ;;
 		cli_protect) CLI_PROTECT=$CLI_PROTECT$_v$NL ;;
 		uid) INV_UID=$_v ;;
@@ -87,13 +86,50 @@ ctl_read() {
 		ws_path) WS_PATH=$_v ;;
 		home_path) HOME_PATH=$_v ;;
 		memory_dir) MEM_DIRS=$MEM_DIRS$_v$NL ;;
-		not_memory_dir) NOT_MEM_DIRS=$NOT_MEM_DIRS$_v$NL ;;
 		'') [ -z "$_l" ] || die "cli-sandbox-ctl gave a line without a key: reinstall cli-sandbox and its program together" ;;
 		*) die "cli-sandbox-ctl gave an unknown key '${_l%%=*}': reinstall cli-sandbox and its program together" ;;
 		esac
 	done
 	IFS=$_ifs
 	[ "$_rc" = 0 ] || [ "$ROUTE" = refused ] || exit "$_rc"
+}
+
+# cred_read ARG...: 'cli-sandbox-ctl credentials ARG...' (docs/hostctl.md, "credentials"), which
+# decides the sandbox's credentials and, with --write, writes the credentials file from its own
+# environment (no value is ever an argument or a line), and set from its lines: CRED_ERR (no
+# credential at all), CRED_VARS, CRED_LOGIN, CRED_BYNAME (-e NAME), CRED_WARN, CRED_FILE (to
+# mount) and CRED_DIR (made: the run's end removes it). A by-name variable whose value is
+# another's is exported here (copy=TO FROM): the engine reads -e NAME from its environment.
+cred_read() {
+	ctl_find
+	_out=$("$CTL" credentials "$@") || exit $?
+	CRED_ERR='' CRED_VARS='' CRED_LOGIN='' CRED_BYNAME='' CRED_WARN='' CRED_FILE='' _die=''
+	_ifs=$IFS IFS=$NL
+	for _l in $_out; do
+		_v=${_l#*=}
+		case ${_l%%=*} in
+		cred_error) CRED_ERR=$_v ;;
+		cred_vars) CRED_VARS=$_v ;;
+		cred_login) CRED_LOGIN=$_v ;;
+		by_name) CRED_BYNAME="$CRED_BYNAME $_v" ;;
+		copy) var_get "${_v#* }"; var_set "${_v%% *}" "$VAL" ;;
+		warn) CRED_WARN=$_v ;;
+		file) CRED_FILE=$_v ;;
+		cred_dir) CRED_DIR=$_v ;;
+		die) _die=$_v ;;
+		*) die "cli-sandbox-ctl gave an unknown key '${_l%%=*}': reinstall cli-sandbox and its program together" ;;
+		esac
+	done
+	IFS=$_ifs
+	if [ -n "$CRED_DIR" ]; then
+		# Removed on every way out; a signal before the engine starts ends the script (exit
+		# runs the EXIT trap; the shell would not run it when killed by the signal itself).
+		trap on_exit EXIT
+		trap 'exit 129' HUP
+		trap 'exit 130' INT
+		trap 'exit 143' TERM
+	fi
+	[ -z "$_die" ] || die "$_die"
 }
 
 # plan_check: a plan read by ctl_read: a refusal dies with the program's reason and fix, before

@@ -1,27 +1,10 @@
 # shellcheck shell=sh
 # What host tools execute is read-only in the sandbox (issue 31; docs/host-script.md, "What the
-# sandbox protects on the host"), and run directories get names no one can guess. Sourced by
-# host/cli-sandbox. The walk, its placeholders and its refusals are the program's
-# (cli-sandbox-ctl protect, hostctl/protect.c): this file adds its lines to the engine command
-# and removes, at the run's end, the private directories it made.
+# sandbox protects on the host"). Sourced by host/cli-sandbox. The walk, its placeholders and
+# its refusals are the program's (cli-sandbox-ctl protect, hostctl/protect.c): this file adds
+# its lines to the engine command and removes, at the run's end, the private directories it made.
 
 PROTECT_MADE=''     # what this run made, one "KIND PATH" a line, in the order made
-
-# private_dir BASE PREFIX: make BASE/PREFIX.RANDOM (mode 700; RANDOM 16 hex digits from
-# /dev/urandom), set PRIVATE_DIR to it. mkdir never follows a link and fails on any existing
-# name, so a name someone made first is skipped: a few new names are tried, then the run stops.
-# (A dry run makes nothing: its callers show the name as BASE/PREFIX.RANDOM.)
-private_dir() {
-	for _try in 1 2 3 4 5; do
-		_r=$(od -An -N8 -tx8 /dev/urandom 2>/dev/null) || _r=''
-		_r=${_r##* }
-		case $_r in ???????????????? ) ;; *) die "cannot read /dev/urandom for a private directory's name: check that /dev/urandom is readable" ;; esac
-		case $_r in *[!0-9a-f]*) die "cannot read /dev/urandom for a private directory's name: check that /dev/urandom is readable" ;; esac
-		PRIVATE_DIR=$1/$2.$_r
-		(umask 077 && mkdir -- "$PRIVATE_DIR") 2>/dev/null && return 0
-	done
-	die "cannot create a private directory $1/$2.* (5 random names tried): check that $1 exists and is writable by you"
-}
 
 # protect_made KIND PATH: record what this run made, and make sure the run's end removes it.
 protect_made() {

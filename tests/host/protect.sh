@@ -146,22 +146,18 @@ D="a linked worktree whose git directory is outside: its .git file read-only"; t
 D="... and nothing of the outside git directory mounted"; t_ok sh -c '! grep -q "worktrees/wt/config" "$1"' sh "$T/out"
 
 # ---------------------------------------------------------------- random run directories
-# The credentials' directory (the runner's private_dir; the protection's own are the program's,
-# whose name taken five times over tests/hostctl/test_hostctl_protect.c tries): on /dev/shm,
-# the one memory-backed folder here, under a name this test makes first and removes after.
-taken=/dev/shm/cli-sandbox-credentials.0123456789abcdef
-if [ -w /dev/shm ] && [ ! -e "$taken" ] && mkdir "$taken"; then
-	printf '#!/bin/sh\necho " 0123456789abcdef"\n' >"$T/bin/od" && chmod 755 "$T/bin/od"
-	(cd "$WS" && FAKE_WS=$WS HOME=$T/home PATH=$T/bin:$PATH XDG_RUNTIME_DIR='' ANTHROPIC_API_KEY=sk-protect-test \
-		sh "$CS" --keys-in --engine docker --managed http://192.0.2.1:4000) </dev/null >"$T/out" 2>"$T/err"
-	RC=$?
-	rmdir "$taken"
-	D="a name taken five times over (od always the same): the run stops, saying so"
-	t_ok sh -c '[ "$1" = 2 ] && grep -q "5 random names tried" "$2"' sh "$RC" "$T/err"
-	rm -f "$T/bin/od"
-else
-	t_skip "a credentials directory's name taken first: /dev/shm is not writable here, or $taken is someone else's"
-fi
+# The private directories are the program's (cli-sandbox-ctl private-dir, and protect's and
+# credentials' own): a name taken five times over is tests/hostctl/test_hostctl_protect.c's (its
+# random source held still); here the runner's call, where no name can be made.
+CTL=${CLI_SANDBOX_CTL:-$repo/build/hostctl/cli-sandbox-ctl}
+"$CTL" private-dir "$T/absent" cli-sandbox-x >"$T/out" 2>"$T/err"
+RC=$?
+D="private-dir where no name can be made: exit 2, saying so"
+t_ok sh -c '[ "$1" = 2 ] && grep -q "5 random names tried" "$2" && [ ! -s "$3" ]' sh "$RC" "$T/err" "$T/out"
+"$CTL" private-dir "$T/tmp" cli-sandbox-x >"$T/out" 2>"$T/err"
+D="private-dir: mode 700, named with 16 random hex digits"
+t_ok sh -c 'd=$(cat "$1") && case $d in "$2"/cli-sandbox-x.[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]) ;; *) exit 1 ;; esac &&
+	[ "$(ls -ld "$d" | cut -c1-10)" = drwx------ ] && rmdir "$d"' sh "$T/out" "$T/tmp"
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && [ -w /dev/shm ]; then
 	# uid 65534 takes the old names (the next PIDs) and the literal new ones first.
 	n=$$

@@ -115,10 +115,19 @@ case \$1 in
 esac
 EOF
 # The runner learns the invoking uid and gid from cli-sandbox-ctl runner (its uid= and gid=
-# lines): a wrapper of the program says FAKE_UID:FAKE_GID there, as the fake id does.
+# lines): a wrapper of the program says FAKE_UID:FAKE_GID there, as the fake id does. It also
+# keeps every call's arguments, and the credentials command's lines, in $T/ctl-args: no key's
+# value may be in them.
 real_ctl=${CLI_SANDBOX_CTL:-$repo/build/hostctl/cli-sandbox-ctl}
 cat >"$T/bin/ctl" <<EOF
 #!/bin/sh
+printf '%s\\n' "\$*" >>"$T/ctl-args"
+if [ "\$1" = credentials ]; then
+	out=\$("$real_ctl" "\$@"); rc=\$?
+	printf '%s\\n' "\$out" >>"$T/ctl-args"
+	printf '%s\\n' "\$out"
+	exit \$rc
+fi
 [ "\$1" = runner ] && [ "\${FAKE_UID:-1000}" != real ] || exec "$real_ctl" "\$@"
 out=\$("$real_ctl" "\$@"); rc=\$?
 printf '%s\\n' "\$out" | sed -e "s/^uid=.*/uid=\${FAKE_UID:-1000}/" -e "s/^gid=.*/gid=\${FAKE_GID:-\${FAKE_UID:-1000}}/"
@@ -802,6 +811,10 @@ ANTHROPIC_API_KEY='' OPENAI_API_KEY='' MY_GW_KEY=sk-host-key-env-secret cs --end
 t "... and not in --dry-run" no_key_anywhere "$T/out"
 ANTHROPIC_API_KEY='' OPENAI_API_KEY='' MY_GW_KEY=sk-host-key-env-secret cs --endpoint keyed codex
 t "... codex gets it as OPENAI_API_KEY" cred_file OPENAI_API_KEY=sk-host-key-env-secret
+# the credentials file is cli-sandbox-ctl credentials' (it reads the values from its environment)
+t "cli-sandbox-ctl credentials wrote the runs' files (--write, file=), and doctor asked it (--decide)" \
+	sh -c "grep -q '^credentials --write ' '$T/ctl-args' && grep -q '^file=$RUN/cli-sandbox-credentials\\.' '$T/ctl-args' && grep -q '^credentials --decide ' '$T/ctl-args'"
+t "... no key's value in any argument of cli-sandbox-ctl, nor in its credentials lines" no_key_anywhere "$T/ctl-args"
 rm -f "$FAKE_DIR/credfile"
 FUT_KEY=sk-host-key-env-secret cs --endpoint future claude
 t "key-env found among other attributes (one this script does not know among them)" rc_is 0
