@@ -62,8 +62,7 @@ ping_report() {
 ping_creds() {
 	PING_CREDS=''
 	[ -n "$1" ] || return 0
-	var_set "$CRED_VAR" "$1"
-	plan_identity
+	var_set "$CRED_VAR" "$1"  # SB_UID SB_GID: runner_facts' --identity
 	CRED_VARS=$CRED_VAR
 	_saved=$CMD CMD=
 	add_credentials
