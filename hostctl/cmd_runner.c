@@ -16,7 +16,8 @@
  *   memory_dir not_memory_dir   XDG_RUNTIME_DIR's and /dev/shm's file system
  *   sb_uid sb_gid state_host state_for_sb own_note, id_arg (a word a line)
  *                           with --identity: who the sandbox user is on this host
- *   sock | sock_error       with --socket: the engine's API socket for --docker-socket
+ *   sock sock_gid | sock_error   with --socket: the engine's API socket for
+ *                           --docker-socket and its group, or why there is none
  *   then the plan's lines (plan_format.h), with --plan and a URL.
  * docs/hostctl.md, "runner". */
 #include <fcntl.h>
@@ -356,19 +357,33 @@ static void identity_lines(const struct runner_args *a)
 		printf("id_arg=%s\n", id.args[i]);
 }
 
-/* The engine's API socket (--docker-socket), or the line saying why there is none. */
+/* The engine's API socket (--docker-socket) and its group (the sandbox
+ * user is given it: the runner's stat -c %g, or ls -n, before), or the line
+ * saying why there is none. */
 static void socket_line(const struct runner_args *a)
 {
-	char sock[4096], err[4200];
+	const char *engine = a->engine ? a->engine : "";
+	char sock[4096], err[4400];
+	struct stat st;
 
-	if (engine_socket(a->engine ? a->engine : "", a->uid, getenv("CLI_SANDBOX_DOCKER_SOCKET"),
-			  getenv("DOCKER_HOST"), getenv("XDG_RUNTIME_DIR"), sock, sizeof(sock), err, sizeof(err)) != 0) {
-		printable_in_place(err, strlen(err), false);
-		printf("sock_error=%s\n", err);
-	} else if (!printable(sock))
-		printf("sock_error=the engine's socket path holds a control character: set CLI_SANDBOX_DOCKER_SOCKET to its path\n");
-	else
-		printf("sock=%s\n", sock);
+	if (engine_socket(engine, a->uid, getenv("CLI_SANDBOX_DOCKER_SOCKET"), getenv("DOCKER_HOST"),
+			  getenv("XDG_RUNTIME_DIR"), sock, sizeof(sock), err, sizeof(err)) != 0)
+		;
+	else if (!printable(sock))
+		snprintf(err, sizeof(err), "the engine's socket path holds a control character: set CLI_SANDBOX_DOCKER_SOCKET to its path");
+	else if (stat(sock, &st) != 0)  /* the runner's [ -e ] */
+		snprintf(err, sizeof(err),
+			 "the %.16s socket %s does not exist: start %.16s's API service (podman: systemctl start podman.socket) or "
+			 "set CLI_SANDBOX_DOCKER_SOCKET",
+			 engine, sock, engine);
+	else if (strchr(sock, ':'))
+		snprintf(err, sizeof(err), "the socket path '%s' contains ':', which the engine's -v option cannot mount", sock);
+	else {
+		printf("sock=%s\nsock_gid=%u\n", sock, (unsigned)st.st_gid);
+		return;
+	}
+	printable_in_place(err, strlen(err), false);
+	printf("sock_error=%s\n", err);
 }
 
 int cmd_runner(int argc, char **argv)

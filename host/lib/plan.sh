@@ -31,7 +31,8 @@
 #   engine ENGINE_WHY | ENGINE_ERR   the engine chosen and why, or the line naming both engines
 #   SB_UID SB_GID STATE_HOST STATE_FOR_SB OWN_NOTE   who the sandbox user is (docs/host-script.md,
 #              "Who owns what"); ID_ARGS its engine words, a line each
-#   SOCK | SOCK_ERR   the engine's API socket (--docker-socket), or why there is none
+#   SOCK SOCK_GID | SOCK_ERR   the engine's API socket (--docker-socket) and its group, or why
+#              there is none
 # A line without a key or with an unknown one stops the runner: nothing is evaluated. The
 # program's failure, a refused plan's aside, ends the runner with its status (it said why).
 ctl_read() {
@@ -100,6 +101,7 @@ ctl_read() {
 		own_note) OWN_NOTE=$_v ;;
 		id_arg) ID_ARGS=$ID_ARGS$_v$NL ;;
 		sock) SOCK=$_v ;;
+		sock_gid) SOCK_GID=$_v ;;
 		sock_error) SOCK_ERR=$_v ;;
 		memory_dir) MEM_DIRS=$MEM_DIRS$_v$NL ;;
 		not_memory_dir) NOT_MEM_DIRS=$NOT_MEM_DIRS$_v$NL ;;
