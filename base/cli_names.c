@@ -9,7 +9,7 @@ const struct cs_cli_name cs_cli_names[] = {
 	  "j settings.json;j settings.local.json;f CLAUDE.md;d commands;d agents;d hooks;d skills;d plugins" },
 	{ "codex", { CS_API_RESPONSES, 0 }, ".codex", "CODEX_HOME", ".", "auth.json", "OPENAI_API_KEY CODEX_API_KEY",
 	  /* codex records a project's trust in config.toml and cannot go on without that
-	   * write: the sandbox's own copy (protect_own_copy) */
+	   * write: the sandbox's own copy (hostctl/protect.c, protect_own_copy) */
 	  "o config.toml" },
 	/* pi: its providers' variables (pi-ai's env-api-keys.js getApiKeyEnvVars); GitHub's
 	 * GH_TOKEN and GITHUB_TOKEN, cloud credentials (AWS_*, GOOGLE_APPLICATION_CREDENTIALS)

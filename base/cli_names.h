@@ -38,7 +38,7 @@ struct cs_cli_name {
 	 * first is the one an endpoint's key-env feeds */
 	const char *keys;
 	/* what it executes or loads as code in its state folder (relative to it),
-	 * which a run mounts read-only over the read-write folder (host/lib/protect.sh;
+	 * which a run mounts read-only over the read-write folder (hostctl/protect.c;
 	 * docs/host-script.md, "What the sandbox protects on the host"): "KIND REL"
 	 * items separated by ';', KIND f a file, d a folder, j a JSON file (its
 	 * placeholder is {}), o the sandbox's own copy of a file the CLI must write;

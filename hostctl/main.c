@@ -25,6 +25,8 @@ static const char usage[] =
 	"  demo-report [...]           the demo's steps judged and reported, for the runner's demo\n"
 	"  runner --cli CLI [...]      everything the runner decides a run from, in one call\n"
 	"  host-address ENGINE [NET]   the address at which the engine's containers reach this host\n"
+	"  usage                       cli-sandbox's own --help (the runner's; its CLIs from the table)\n"
+	"  protect --cli CLI [...]     the read-only mounts over what host tools run, for the runner\n"
 	"Each COMMAND --help says more.  docs/hostctl.md.\n";
 
 static const struct {
@@ -38,6 +40,7 @@ static const struct {
 	{ "doctor", cmd_doctor }, { "limits", cmd_limits },
 	{ "ping-report", cmd_ping_report }, { "demo-report", cmd_demo_report },
 	{ "runner", cmd_runner }, { "host-address", cmd_host_address },
+	{ "usage", cmd_usage }, { "protect", cmd_protect },
 };
 
 int main(int argc, char **argv)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Tests for host/lib/protect.sh with a fake docker on PATH (no engine runs): the read-only mounts
+# Tests for host/lib/protect.sh and cli-sandbox-ctl protect with a fake docker on PATH (no engine runs): the read-only mounts
 # a run adds over what host tools execute, the placeholders (made only on a real run, gone at its
 # end), links refused, --allow-host-writes, and the run directories' random names (a local uid
 # 65534 taking the old and the new names first stops no run). TAP (tests/lib/tap.sh).
@@ -146,14 +146,22 @@ D="a linked worktree whose git directory is outside: its .git file read-only"; t
 D="... and nothing of the outside git directory mounted"; t_ok sh -c '! grep -q "worktrees/wt/config" "$1"' sh "$T/out"
 
 # ---------------------------------------------------------------- random run directories
-printf '#!/bin/sh\necho " 0123456789abcdef"\n' >"$T/bin/od" && chmod 755 "$T/bin/od"
-mkdir -p "$T/tmpd/cli-sandbox-protect.0123456789abcdef"
-(cd "$WS" && FAKE_WS=$WS HOME=$T/home PATH=$T/bin:$PATH TMPDIR=$T/tmpd ANTHROPIC_API_KEY=sk-protect-test \
-	sh "$CS" --keys-in --engine docker --managed http://192.0.2.1:4000) </dev/null >"$T/out" 2>"$T/err"
-RC=$?
-D="a name taken five times over (od always the same): the run stops, saying so"
-t_ok sh -c '[ "$1" = 2 ] && grep -q "5 random names tried" "$2"' sh "$RC" "$T/err"
-rm -f "$T/bin/od"
+# The credentials' directory (the runner's private_dir; the protection's own are the program's,
+# whose name taken five times over tests/hostctl/test_hostctl_protect.c tries): on /dev/shm,
+# the one memory-backed folder here, under a name this test makes first and removes after.
+taken=/dev/shm/cli-sandbox-credentials.0123456789abcdef
+if [ -w /dev/shm ] && [ ! -e "$taken" ] && mkdir "$taken"; then
+	printf '#!/bin/sh\necho " 0123456789abcdef"\n' >"$T/bin/od" && chmod 755 "$T/bin/od"
+	(cd "$WS" && FAKE_WS=$WS HOME=$T/home PATH=$T/bin:$PATH XDG_RUNTIME_DIR='' ANTHROPIC_API_KEY=sk-protect-test \
+		sh "$CS" --keys-in --engine docker --managed http://192.0.2.1:4000) </dev/null >"$T/out" 2>"$T/err"
+	RC=$?
+	rmdir "$taken"
+	D="a name taken five times over (od always the same): the run stops, saying so"
+	t_ok sh -c '[ "$1" = 2 ] && grep -q "5 random names tried" "$2"' sh "$RC" "$T/err"
+	rm -f "$T/bin/od"
+else
+	t_skip "a credentials directory's name taken first: /dev/shm is not writable here, or $taken is someone else's"
+fi
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && [ -w /dev/shm ]; then
 	# uid 65534 takes the old names (the next PIDs) and the literal new ones first.
 	n=$$

@@ -160,4 +160,18 @@ ok "podman: its network's gateway, on the network named" [ "$(addr podman '10.88
 ok "... that network asked" [ "$(cat "$T/args")" = "network inspect upnet --format {{range .Subnets}}{{.Gateway}} {{end}}" ]
 "$CTL" runner --help >"$T/out"
 ok "runner --help" grep -q "^Usage: cli-sandbox-ctl runner" "$T/out"
+# cli-sandbox --help is the program's usage: every CLI of the table, by name and with its variables
+"$CTL" usage >"$T/out"
+ok "usage: cli-sandbox's help" grep -q "^Usage: cli-sandbox \[OPTIONS\] \[CLI \[CLI-ARGS...\]\]" "$T/out"
+clis=$("$CTL" runner --cli claude | sed -n 's/^clis=//p')
+ok "... the table names CLIs" [ -n "$clis" ]
+ok "... its CLIs line is the table's" grep -qx "CLIs: $(printf '%s' "$clis" | sed 's/ /, /g')" "$T/out"
+for c in $clis; do
+	keys=$("$CTL" runner --cli "$c" | sed -n 's/^cli_keys=//p')
+	# the CLI's lines: its own, then the folded ones under it, up to the next CLI or a blank line
+	got=$(awk -v c="$c" '$1 == c && /^  [a-z]/ { on = 1; $1 = ""; printf "%s", $0; next }
+		on && /^            / { printf " %s", $0; next } { on = 0 }' "$T/out" | tr -s ' ' | sed 's/^ //')
+	ok "... $c's variables, all of them, in the table's order" [ "$got" = "$keys" ]
+done
+ok "... no line wider than 95 columns" [ "$(awk 'length > 95' "$T/out" | wc -l)" -eq 0 ]
 t_done
