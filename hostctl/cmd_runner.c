@@ -2,6 +2,8 @@
  * exec costs the runner about 5 ms under load; it made four of this
  * program's and five awk's before).  One KEY=VALUE a line, read by the
  * runner (host/lib/plan.sh's ctl_read: a line a word, a case) without eval:
+ *   engine engine_why | engine_error   with --choose-engine: the engine docker's
+ *                           daemon's answer decides, and why; or the line naming both
  *   clis=claude codex ...   the CLIs, the runner's CLI_NAMES held to them
  *   cli_dir cli_var cli_sub cli_logins cli_keys   the CLI's row (base/cli_names.h)
  *   cli_protect (a line each)   what it runs from its state folder, "KIND REL"
@@ -12,6 +14,10 @@
  *   ws_writable=yes|no ws_how   the workspace, for the sandbox user
  *   ws_path home_path   the workspace's and the home's canonical paths
  *   memory_dir not_memory_dir   XDG_RUNTIME_DIR's and /dev/shm's file system
+ *   sb_uid sb_gid state_host state_for_sb own_note, id_arg (a word a line)
+ *                           with --identity: who the sandbox user is on this host
+ *   sock sock_gid | sock_error   with --socket: the engine's API socket for
+ *                           --docker-socket and its group, or why there is none
  *   then the plan's lines (plan_format.h), with --plan and a URL.
  * docs/hostctl.md, "runner". */
 #include <fcntl.h>
@@ -28,17 +34,22 @@
 #include "base/cli_names.h"
 #include "hostctl/cmds.h"
 #include "hostctl/endpoint_file.h"
+#include "hostctl/engine.h"
 #include "hostctl/home.h"
 #include "hostctl/plan.h"
 #include "hostctl/plan_format.h"
 #include "hostctl/printable.h"
 
 static const char help[] =
-	"Usage: cli-sandbox-ctl runner --cli CLI [--check-endpoints] [--endpoint NAME | --selected]\n"
+	"Usage: cli-sandbox-ctl runner --cli CLI [--choose-engine [--engine-required]] [--check-endpoints]\n"
+	"         [--endpoint NAME | --selected] [--identity] [--socket] [--uid N --gid N]\n"
 	"         [--managed URL] [--limits [--engine E] [--pids-limit N] [--memory SIZE] [--cpus N]\n"
 	"         [--nofile N] [--tmp-size SIZE]] [--workspace DIR] [--plan [--keys-in]]\n"
 	"What host/cli-sandbox decides a run from, one KEY=VALUE a line (docs/hostctl.md, \"runner\"):\n"
-	"the CLI's row, this process's uid and gid, the endpoint's URL and key-env (--selected: the\n"
+	"the engine (--choose-engine: docker when its daemon answers, else podman; --engine-required:\n"
+	"nothing more when none answers), the CLI's row, this process's uid and gid, who the sandbox\n"
+	"user is (--identity), the engine's socket (--socket) (--uid, --gid: as for that user, the\n"
+	"tests' fake person; the workspace's check stays this process's), the endpoint's URL and key-env (--selected: the\n"
 	"one 'endpoints use' chose), the limits, whether the sandbox user may write the workspace,\n"
 	"and the plan's lines.  --check-endpoints: a bad endpoints file stops it as 'endpoints list'\n"
 	"does.  A named endpoint that is not there (and no --managed URL): no ep_url line, nothing\n"
@@ -188,10 +199,25 @@ static void memory_dirs(void)
 }
 
 struct runner_args {
-	const char *cli, *name, *url, *engine, *workspace;
+	const char *cli, *name, *url, *engine, *workspace, *as_uid, *as_gid;
+	unsigned uid, gid;  /* whom the lines are for: this process's ids, or --uid/--gid */
 	const char *limit_opts[LIMIT_OPTS];
-	bool check, select, limits, plan, keys_in;
+	bool check, select, limits, plan, keys_in, choose, required, identity, socket;
 };
+
+static bool number(const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	v = strtoul(s, &end, 10);
+	if (*end || v > 0xfffffffeul)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
 
 static int parse(int argc, char **argv, struct runner_args *a)
 {
@@ -203,6 +229,10 @@ static int parse(int argc, char **argv, struct runner_args *a)
 			     : strcmp(o, "--limits") == 0	   ? &a->limits
 			     : strcmp(o, "--plan") == 0		   ? &a->plan
 			     : strcmp(o, "--keys-in") == 0	   ? &a->keys_in
+			     : strcmp(o, "--choose-engine") == 0   ? &a->choose
+			     : strcmp(o, "--engine-required") == 0 ? &a->required
+			     : strcmp(o, "--identity") == 0	   ? &a->identity
+			     : strcmp(o, "--socket") == 0	   ? &a->socket
 								   : NULL;
 
 		if (flag) {
@@ -214,6 +244,8 @@ static int parse(int argc, char **argv, struct runner_args *a)
 		     : strcmp(o, "--managed") == 0   ? &a->url
 		     : strcmp(o, "--engine") == 0    ? &a->engine
 		     : strcmp(o, "--workspace") == 0 ? &a->workspace
+		     : strcmp(o, "--uid") == 0	     ? &a->as_uid
+		     : strcmp(o, "--gid") == 0	     ? &a->as_gid
 						     : NULL;
 		for (int k = 0; k < LIMIT_OPTS && !to; k++)
 			if (strcmp(o, limit_options[k]) == 0)
@@ -222,6 +254,10 @@ static int parse(int argc, char **argv, struct runner_args *a)
 			return ctl_usage("usage: cli-sandbox-ctl runner --cli CLI [...]: see cli-sandbox-ctl runner --help");
 		*to = argv[++i];
 	}
+	a->uid = (unsigned)geteuid();
+	a->gid = (unsigned)getegid();
+	if ((a->as_uid && !number(a->as_uid, &a->uid)) || (a->as_gid && !number(a->as_gid, &a->gid)))
+		return ctl_usage("--uid and --gid take a number");
 	if (!a->cli || !cs_cli_by_name(a->cli))
 		return ctl_usage("runner needs --cli claude, codex, pi, gemini or opencode");
 	/* every value printed back is one line: the runner reads them a line each */
@@ -281,6 +317,75 @@ static int plan_part(const struct runner_args *a, const struct endpoint *found)
 	return rc != 0 ? CTL_EXIT_USAGE : 0;
 }
 
+/* The engine when the person chose none: docker when its daemon answers,
+ * else podman (engine_choice.h).  false when none answers. */
+static bool choose_engine(struct runner_args *a)
+{
+	static struct engine_choice c;
+
+	engine_choose_here(&c);
+	if (!c.engine) {
+		printable_in_place(c.err, strlen(c.err), false);
+		printf("engine_error=%s\n", c.err);
+		return false;
+	}
+	printable_in_place(c.why, strlen(c.why), false);
+	printf("engine=%s\nengine_why=%s\n", c.engine, c.why);
+	a->engine = c.engine;
+	return true;
+}
+
+/* Who the sandbox user is on this host (engine_choice.h, identity_plan):
+ * the engine's words a line each, which the runner adds as they are. */
+static void identity_lines(const struct runner_args *a)
+{
+	const char *home = getenv("HOME"), *conf_env = getenv("CLI_SANDBOX_HOME");
+	char conf[4096];
+	static struct identity id;
+
+	home = home ? home : "";
+	if (conf_env && *conf_env)
+		snprintf(conf, sizeof(conf), "%s", conf_env);
+	else
+		snprintf(conf, sizeof(conf), "%s/.config/cli-sandbox", home);
+	if (identity_plan(a->uid, a->gid, a->engine ? a->engine : "", a->cli,
+			  cs_cli_by_name(a->cli), conf, home, &id) != 0 || !printable(id.state_host))
+		return;  /* no state_host: the runner stops, naming it */
+	printf("sb_uid=%u\nsb_gid=%u\nstate_host=%s\nstate_for_sb=%s\nown_note=%s\n", id.sb_uid, id.sb_gid,
+	       id.state_host, id.state_for_sb ? "true" : "false", id.own_note);
+	for (int i = 0; i < id.n_args; i++)
+		printf("id_arg=%s\n", id.args[i]);
+}
+
+/* The engine's API socket (--docker-socket) and its group (the sandbox
+ * user is given it: the runner's stat -c %g, or ls -n, before), or the line
+ * saying why there is none. */
+static void socket_line(const struct runner_args *a)
+{
+	const char *engine = a->engine ? a->engine : "";
+	char sock[4096], err[4400];
+	struct stat st;
+
+	if (engine_socket(engine, a->uid, getenv("CLI_SANDBOX_DOCKER_SOCKET"), getenv("DOCKER_HOST"),
+			  getenv("XDG_RUNTIME_DIR"), sock, sizeof(sock), err, sizeof(err)) != 0)
+		;
+	else if (!printable(sock))
+		snprintf(err, sizeof(err), "the engine's socket path holds a control character: set CLI_SANDBOX_DOCKER_SOCKET to its path");
+	else if (stat(sock, &st) != 0)  /* the runner's [ -e ] */
+		snprintf(err, sizeof(err),
+			 "the %.16s socket %s does not exist: start %.16s's API service (podman: systemctl start podman.socket) or "
+			 "set CLI_SANDBOX_DOCKER_SOCKET",
+			 engine, sock, engine);
+	else if (strchr(sock, ':'))
+		snprintf(err, sizeof(err), "the socket path '%s' contains ':', which the engine's -v option cannot mount", sock);
+	else {
+		printf("sock=%s\nsock_gid=%u\n", sock, (unsigned)st.st_gid);
+		return;
+	}
+	printable_in_place(err, strlen(err), false);
+	printf("sock_error=%s\n", err);
+}
+
 int cmd_runner(int argc, char **argv)
 {
 	struct runner_args a;
@@ -294,6 +399,11 @@ int cmd_runner(int argc, char **argv)
 		return 0;
 	if ((rc = parse(argc, argv, &a)) != 0)
 		return rc;
+	/* First, as the runner decided it first: with no engine, a run stops here. */
+	if (a.choose && !a.engine && !choose_engine(&a) && a.required) {
+		fflush(stdout);
+		return 0;
+	}
 	if (!(eps = calloc(1, sizeof(*eps)))) {
 		cs_fail(&err, CS_EXIT_OSERR, "out of memory");
 		return ctl_fail(&err);
@@ -304,7 +414,7 @@ int cmd_runner(int argc, char **argv)
 		return ctl_fail(&err);
 	}
 	cli_lines(cs_cli_by_name(a.cli));
-	printf("uid=%u\ngid=%u\ncap_sys_resource=%s\n", (unsigned)geteuid(), (unsigned)getegid(),
+	printf("uid=%u\ngid=%u\ncap_sys_resource=%s\n", a.uid, a.gid,
 	       may_hold_sys_resource() ? "yes" : "no");
 	snprintf(name, sizeof(name), "%s", a.name ? a.name : "");
 	if (!name[0] && a.select && !a.url)
@@ -344,6 +454,10 @@ int cmd_runner(int argc, char **argv)
 		canonical_paths(a.workspace);
 	}
 	memory_dirs();  /* every command's: up's gateway secrets too */
+	if (a.identity)
+		identity_lines(&a);
+	if (a.socket)
+		socket_line(&a);
 	rc = a.plan ? plan_part(&a, found) : 0;
 	free(eps);
 	fflush(stdout);

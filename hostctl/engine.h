@@ -6,6 +6,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "hostctl/engine_choice.h"
+
+/* Whether docker's daemon answers: on its unix socket (GET /_ping, no
+ * client started) when DOCKER_HOST, DOCKER_CONTEXT and the client's
+ * config.json leave it local; else docker's client (version).  why: docker's
+ * words when it does not (engine_choice.h, docker_how_to_ask). */
+bool docker_answers(char *why, size_t len);
+/* The runner's choice on this host: docker when its daemon answers, else podman when installed. */
+void engine_choose_here(struct engine_choice *c);
 /* CLI_SANDBOX_ENGINE (docker or podman), else docker when its daemon
  * answers, else podman when installed.  why says which rule chose it. */
 bool engine_pick(char *out, size_t len, const char **why);

@@ -91,7 +91,11 @@ demo_main() {
 	*) die "the demo runs claude, pi or opencode, whose key the gateway keeps out of the sandbox; $cli's cannot be (docs/gateway.md): run 'cli-sandbox demo claude'" ;;
 	esac
 	case $engine in docker | podman | '') ;; *) die "unknown engine '$engine': use --engine docker or --engine podman" ;; esac
-	choose_engine || die "$ERR"
+	if [ -z "$engine" ]; then  # docker when its daemon answers, else podman (cli-sandbox-ctl runner)
+		ENGINE_ERR=''
+		ctl_read runner --cli "$cli" --choose-engine --engine-required
+		[ -n "$engine" ] || die "$ENGINE_ERR"
+	fi
 	command -v "$engine" >/dev/null 2>&1 || die "$engine is not installed: install it, or choose the other engine with --engine"
 	run_image
 	eng image inspect "$IMG" >/dev/null 2>&1 || die "the image $IMG is not present in $engine: build it with 'sh image/build.sh' (as root)"

@@ -28,6 +28,11 @@
 #   WS_WRITABLE yes | no, WS_HOW   may the sandbox user write the workspace, and how that was told
 #   WS_PATH HOME_PATH   the workspace's and the home's canonical paths (when a line holds them)
 #   MEM_DIRS   of XDG_RUNTIME_DIR and /dev/shm, those on memory, a line each
+#   engine ENGINE_WHY | ENGINE_ERR   the engine chosen and why, or the line naming both engines
+#   SB_UID SB_GID STATE_HOST STATE_FOR_SB OWN_NOTE   who the sandbox user is (docs/host-script.md,
+#              "Who owns what"); ID_ARGS its engine words, a line each
+#   SOCK SOCK_GID | SOCK_ERR   the engine's API socket (--docker-socket) and its group, or why
+#              there is none
 # A line without a key or with an unknown one stops the runner: nothing is evaluated. The
 # program's failure, a refused plan's aside, ends the runner with its status (it said why).
 ctl_read() {
@@ -85,6 +90,18 @@ ctl_read() {
 		ws_how) WS_HOW=$_v ;;
 		ws_path) WS_PATH=$_v ;;
 		home_path) HOME_PATH=$_v ;;
+		engine) engine=$_v ;;
+		engine_why) ENGINE_WHY=$_v ;;
+		engine_error) ENGINE_ERR=$_v ;;
+		sb_uid) SB_UID=$_v ;;
+		sb_gid) SB_GID=$_v ;;
+		state_host) STATE_HOST=$_v ;;
+		state_for_sb) STATE_FOR_SB=$_v ;;
+		own_note) OWN_NOTE=$_v ;;
+		id_arg) ID_ARGS=$ID_ARGS$_v$NL ;;
+		sock) SOCK=$_v ;;
+		sock_gid) SOCK_GID=$_v ;;
+		sock_error) SOCK_ERR=$_v ;;
 		memory_dir) MEM_DIRS=$MEM_DIRS$_v$NL ;;
 		'') [ -z "$_l" ] || die "cli-sandbox-ctl gave a line without a key: reinstall cli-sandbox and its program together" ;;
 		*) die "cli-sandbox-ctl gave an unknown key '${_l%%=*}': reinstall cli-sandbox and its program together" ;;

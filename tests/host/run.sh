@@ -114,10 +114,10 @@ case \$1 in
 *) exec "$real_id" "\$@" ;;
 esac
 EOF
-# The runner learns the invoking uid and gid from cli-sandbox-ctl runner (its uid= and gid=
-# lines): a wrapper of the program says FAKE_UID:FAKE_GID there, as the fake id does. It also
-# keeps every call's arguments, and the credentials command's lines, in $T/ctl-args: no key's
-# value may be in them.
+# The runner learns the invoking uid and gid, and who the sandbox user is, from cli-sandbox-ctl
+# runner: a wrapper of the program asks it for FAKE_UID:FAKE_GID (--uid, --gid), as the fake id
+# does. It also keeps every call's arguments, and the credentials command's lines, in
+# $T/ctl-args: no key's value may be in them.
 real_ctl=${CLI_SANDBOX_CTL:-$repo/build/hostctl/cli-sandbox-ctl}
 cat >"$T/bin/ctl" <<EOF
 #!/bin/sh
@@ -129,9 +129,7 @@ if [ "\$1" = credentials ]; then
 	exit \$rc
 fi
 [ "\$1" = runner ] && [ "\${FAKE_UID:-1000}" != real ] || exec "$real_ctl" "\$@"
-out=\$("$real_ctl" "\$@"); rc=\$?
-printf '%s\\n' "\$out" | sed -e "s/^uid=.*/uid=\${FAKE_UID:-1000}/" -e "s/^gid=.*/gid=\${FAKE_GID:-\${FAKE_UID:-1000}}/"
-exit \$rc
+exec "$real_ctl" "\$@" --uid "\${FAKE_UID:-1000}" --gid "\${FAKE_GID:-\${FAKE_UID:-1000}}"
 EOF
 chmod +x "$T/bin/docker" "$T/bin/podman" "$T/bin/id" "$T/bin/ctl"
 export CLI_SANDBOX_CTL="$T/bin/ctl"
@@ -150,8 +148,47 @@ export CLI_SANDBOX_MEMORY=2g CLI_SANDBOX_CPUS=1 CLI_SANDBOX_NOFILE=4096
 PATH="$T/bin:$PATH"
 FAKE_IMAGES=localhost/cli-sandbox:latest
 export PATH FAKE_IMAGES
-# A socket where the docker daemon would listen: without one, docker is not even asked.
-python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/docker.sock" || exit 1
+# docker's daemon, as the runner asks it (cli-sandbox-ctl runner: GET /_ping on its unix socket,
+# no client started): a mock that answers as dockerd does and appends "docker-socket" and the
+# path to $FAKE_DIR/queries. DOWN: a socket where nothing listens (connect is refused).
+cat >"$T/dockerd.py" <<'EOF'
+import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(16)
+s.settimeout(1)
+end = time.time() + 900  # bounded: the whole file runs in about 1.5 minutes
+while time.time() < end:
+    try:
+        c, _ = s.accept()
+    except socket.timeout:
+        continue
+    c.settimeout(5)
+    data = b''
+    while b'\r\n\r\n' not in data:
+        d = c.recv(4096)
+        if not d:
+            break
+        data += d
+    words = data.split(b'\r\n', 1)[0].decode('latin-1').split(' ')
+    path = words[1] if len(words) > 1 else ''
+    with open(os.path.join(os.environ['FAKE_DIR'], 'queries'), 'a') as f:
+        f.write('docker-socket\n' + path + '\n')
+    ok = path == '/_ping'
+    body = b'OK' if ok else b'{"message":"page not found"}\n'
+    c.sendall(b'HTTP/1.1 ' + (b'200 OK' if ok else b'404 Not Found') + b'\r\nApi-Version: 1.43\r\n'
+              + b'Content-Type: text/plain; charset=utf-8\r\nContent-Length: ' + str(len(body)).encode()
+              + b'\r\n\r\n' + body)
+    c.close()
+EOF
+mkdir -p "$FAKE_DIR"
+python3 "$T/dockerd.py" "$T/docker.sock" &
+listener_pid=$!
+i=0
+while [ ! -S "$T/docker.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -S "$T/docker.sock" ] || { echo "Bail out! the mock docker daemon did not start"; exit 1; }
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/dead.sock" || exit 1
+DOWN=unix://$T/dead.sock
 DOCKER_HOST=unix://$T/docker.sock
 export DOCKER_HOST
 # The person's keys, exported in their shell: they must reach the engine by name only.
@@ -505,7 +542,7 @@ t "--docker-socket warns that the agent controls the host's engine" err_has "ful
 mkdir -p "$T/nostat"
 printf '#!/bin/sh\nexit 1\n' >"$T/nostat/stat" && chmod +x "$T/nostat/stat"
 PATH="$T/nostat:$PATH" CLI_SANDBOX_DOCKER_SOCKET=$T/sock cs --interactive --docker-socket
-t "without a working stat, the group comes from ls -n" has_arg "$sock_gid"
+t "the group is the program's (stat(2)): a stat(1) that fails does not matter" has_arg "$sock_gid"
 if [ "$("$real_id" -u)" = 0 ]; then
 	chgrp 0 "$T/sock"
 	CLI_SANDBOX_DOCKER_SOCKET=$T/sock cs --interactive --docker-socket
@@ -640,7 +677,7 @@ end = time.time() + 120
 while time.time() < end:
     try: s.accept()[0].close()
     except socket.timeout: pass' "$T/port" &
-listener_pid=$!
+listener_pid="$listener_pid $!"
 i=0
 while [ ! -s "$T/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 port=$(cat "$T/port" 2>/dev/null)
@@ -931,11 +968,16 @@ t "rootless podman as uid 1234: --userns=keep-id:uid=1000,gid=1000" has_arg --us
 t "... no CLI_SANDBOX_USER, no CODEX_HOME" sh -c "! grep -q 'CLI_SANDBOX_USER\|CODEX_HOME' '$FAKE_DIR/args'"
 
 # ---------------------------------------------------------------- engine choice by answer
-FAKE_DOCKER_DOWN=1 cs --managed http://192.0.2.1:4000 claude
-t "a docker client whose daemon does not answer: podman is used" sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = podman ]"
-t "... docker was asked, cheaply (version)" grep -qx version "$FAKE_DIR/queries"
+DOCKER_HOST=$DOWN cs --managed http://192.0.2.1:4000 claude
+t "a docker daemon that does not answer on its socket: podman is used" sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = podman ]"
+t "... and docker's client was not started" not_asked docker
+DOCKER_CONTEXT=remote FAKE_DOCKER_DOWN=1 cs --managed http://192.0.2.1:4000 claude
+t "DOCKER_CONTEXT: docker's client is asked (version), and its daemon not answering gives podman" \
+	sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = podman ] && grep -qx version '$FAKE_DIR/queries'"
 cs --managed http://192.0.2.1:4000 claude
 t "docker's daemon answers: docker is used" sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = docker ]"
+t "... asked on its socket (GET /_ping), docker's client not started" \
+	sh -c "grep -qx /_ping '$FAKE_DIR/queries' && ! grep -qx version '$FAKE_DIR/queries'"
 DOCKER_HOST=unix://$T/no-such.sock cs --managed http://192.0.2.1:4000 claude
 t "no socket where DOCKER_HOST says: podman, and docker's client is not even started" \
 	sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = podman ] && ! grep -qx docker '$FAKE_DIR/queries'"
@@ -947,9 +989,9 @@ fi
 mkdir -p "$T/dockercfg" && printf '{"currentContext": "desktop-linux"}\n' >"$T/dockercfg/config.json"
 DOCKER_HOST='' DOCKER_CONFIG=$T/dockercfg cs --managed http://192.0.2.1:4000 claude
 t "a docker context in the config: docker's client is asked" grep -qx docker "$FAKE_DIR/queries"
-FAKE_DOCKER_DOWN=1 cs --engine docker --managed http://192.0.2.1:4000 claude
+DOCKER_HOST=$DOWN cs --engine docker --managed http://192.0.2.1:4000 claude
 t "--engine docker is kept even when its daemon does not answer" sh -c "[ \"\$(head -n 1 '$FAKE_DIR/args')\" = docker ]"
-FAKE_DOCKER_DOWN=1 PATH="$T/only-docker:$T/min" cs --managed http://192.0.2.1:4000 claude
+DOCKER_HOST=$DOWN PATH="$T/only-docker:$T/min" cs --managed http://192.0.2.1:4000 claude
 t "docker not answering and no podman: one line naming both and how to start each" \
 	failed_with "docker's daemon does not answer (Cannot connect to the Docker daemon"
 t "... the line says how to get podman" err_has "install podman"
@@ -999,10 +1041,10 @@ cs doctor --json --interactive pi
 t "doctor --json: a credential that is there is named, its value never printed" \
 	jq_is '(c["credential"]["ok"], "ANTHROPIC_API_KEY OPENAI_API_KEY" in c["credential"]["detail"])' "(True, True)"
 t "... no key's value in doctor's output" no_key_anywhere "$T/out"
-FAKE_DOCKER_DOWN=1 cs doctor --json --interactive
+DOCKER_HOST=$DOWN cs doctor --json --interactive
 t "doctor: docker not answering, podman chosen, and it says why" \
-	jq_is '(c["engine"]["ok"], c["engine"]["detail"])' "(True, \"podman answers (docker's daemon does not answer (Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?), so podman (it needs no daemon))\")"
-FAKE_DOCKER_DOWN=1 PATH="$T/only-docker:$T/min" cs doctor --json --interactive
+	jq_is '(c["engine"]["ok"], c["engine"]["detail"])' "(True, \"podman answers (docker's daemon does not answer (Cannot connect to the Docker daemon at $DOWN. Is the docker daemon running?), so podman (it needs no daemon))\")"
+DOCKER_HOST=$DOWN PATH="$T/only-docker:$T/min" cs doctor --json --interactive
 t "doctor: neither engine answers: the engine check fails with the one line and how to start each" \
 	jq_is '(c["engine"]["ok"], "podman is not installed" in c["engine"]["detail"], "systemctl start docker" in c["engine"]["fix"])' "(False, True, True)"
 

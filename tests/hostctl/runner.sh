@@ -96,6 +96,46 @@ ok "a missing workspace: not writable" line ws_writable=no
 ok "... and no ws_path (the runner says why)" no_key ws_path
 run --cli claude --frob
 ok "an unknown argument: exit 2" [ "$rc" = 2 ]
+# --choose-engine: docker's daemon asked on its socket (no client started), podman when it does not
+# answer; --identity and --socket (docs/hostctl.md, "runner", 0 and 8). A fake docker and podman
+# that record being started: neither may be, for a local socket.
+mkdir -p "$T/eng"
+# shellcheck disable=SC2016 # $0 is the fake's own, expanded when it runs
+printf '#!/bin/sh\necho "$0" >>"%s/started"\nexit 0\n' "$T" >"$T/eng/docker"
+cp "$T/eng/docker" "$T/eng/podman" && chmod +x "$T/eng/docker" "$T/eng/podman"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/dead.sock"
+PATH="$T/eng:$PATH" DOCKER_HOST=unix://$T/dead.sock run --cli codex --choose-engine --engine-required
+ok "--choose-engine, docker's socket refusing: podman, with docker's own words" line engine=podman \
+	"engine_why=docker's daemon does not answer (Cannot connect to the Docker daemon at unix://$T/dead.sock. Is the docker daemon running?), so podman (it needs no daemon)"
+ok "... first, before the CLI's row" order engine engine_why clis
+ok "... and no engine's client was started" [ ! -e "$T/started" ]
+PATH="$T/eng:$PATH" DOCKER_HOST=unix://$T/none.sock run --cli codex --choose-engine
+ok "no socket where DOCKER_HOST says: said without asking" line "engine_why=docker's daemon does not answer (no daemon socket at $T/none.sock), so podman (it needs no daemon)"
+PATH="$T/eng:$PATH" DOCKER_HOST=tcp://192.0.2.1:2375 run --cli codex --choose-engine
+ok "a remote DOCKER_HOST: docker's client is asked (it answers here: docker)" line engine=docker "engine_why=docker's daemon answers"
+ok "... the client was started" grep -q docker "$T/started"
+rm -f "$T/started"
+PATH="$T/bin-none" DOCKER_HOST=unix://$T/dead.sock run --cli codex --choose-engine --engine-required
+ok "neither engine: engine_error, the one line, and nothing after it (exit 0)" \
+	sh -c "grep -q '^engine_error=no container engine answers: docker is not installed and podman is not installed' '$T/out' && [ \$(wc -l <'$T/out') = 1 ] && [ $rc = 0 ]"
+PATH="$T/bin-none" run --cli codex --choose-engine
+ok "... without --engine-required (doctor) the rest follows" line "clis=claude codex pi gemini opencode"
+run --cli codex --engine docker --identity --uid 1234 --gid 100
+ok "--identity, dockerd as 1234:100: the person's ids, their folder, the words a line each" line uid=1234 sb_uid=1234 \
+	sb_gid=100 "state_host=$HOME/.codex" state_for_sb=false own_note= id_arg=-e id_arg=CLI_SANDBOX_USER=1234:100 \
+	id_arg=CODEX_HOME=/home/node/.codex
+run --cli codex --engine podman --identity --uid 0 --gid 0
+ok "--identity as root: uid 1000, a folder of its own, the note" line sb_uid=1000 "state_host=$CLI_SANDBOX_HOME/state/codex" state_for_sb=true
+ok "... and no identity word" no_key id_arg
+: >"$T/sock"
+CLI_SANDBOX_DOCKER_SOCKET=$T/sock run --cli codex --engine docker --socket
+ok "--socket: the socket and its group" line "sock=$T/sock" "sock_gid=$(stat -c %g "$T/sock")"
+DOCKER_HOST=tcp://192.0.2.1:2375 run --cli codex --engine docker --socket
+ok "--socket, DOCKER_HOST not a unix socket: the error line" line \
+	"sock_error=DOCKER_HOST=tcp://192.0.2.1:2375 is not a unix socket: set CLI_SANDBOX_DOCKER_SOCKET to the socket's path"
+CLI_SANDBOX_DOCKER_SOCKET=$T/nosock run --cli codex --engine podman --socket
+ok "--socket, no such socket: says so" line "sock_error=the podman socket $T/nosock does not exist: start podman's API service (podman: systemctl start podman.socket) or set CLI_SANDBOX_DOCKER_SOCKET"
+
 # host-address: the engine's answer read (a fake engine that prints FAKE_GW and records its words)
 mkdir -p "$T/bin"
 cat >"$T/bin/docker" <<'EOF'
