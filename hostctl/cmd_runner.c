@@ -18,6 +18,8 @@
  *                           with --identity: who the sandbox user is on this host
  *   sock sock_gid | sock_error   with --socket: the engine's API socket for
  *                           --docker-socket and its group, or why there is none
+ *   git_name git_email      with --git-identity and --workspace: git's user for the
+ *                           sandbox's commits (git_identity.h)
  *   then the plan's lines (plan_format.h), with --plan and a URL.
  * docs/hostctl.md, "runner". */
 #include <fcntl.h>
@@ -34,6 +36,7 @@
 #include "base/cli_names.h"
 #include "hostctl/cmds.h"
 #include "hostctl/endpoint_file.h"
+#include "hostctl/git_identity.h"
 #include "hostctl/engine.h"
 #include "hostctl/home.h"
 #include "hostctl/plan.h"
@@ -44,15 +47,16 @@ static const char help[] =
 	"Usage: cli-sandbox-ctl runner --cli CLI [--choose-engine [--engine-required]] [--check-endpoints]\n"
 	"         [--endpoint NAME | --selected] [--identity] [--socket] [--uid N --gid N]\n"
 	"         [--managed URL] [--limits [--engine E] [--pids-limit N] [--memory SIZE] [--cpus N]\n"
-	"         [--nofile N] [--tmp-size SIZE]] [--workspace DIR] [--plan [--keys-in]]\n"
+	"         [--nofile N] [--tmp-size SIZE]] [--workspace DIR [--git-identity]] [--plan [--keys-in]]\n"
 	"What host/cli-sandbox decides a run from, one KEY=VALUE a line (docs/hostctl.md, \"runner\"):\n"
 	"the engine (--choose-engine: docker when its daemon answers, else podman; --engine-required:\n"
 	"nothing more when none answers), the CLI's row, this process's uid and gid, who the sandbox\n"
 	"user is (--identity), the engine's socket (--socket) (--uid, --gid: as for that user, the\n"
-	"tests' fake person; the workspace's check stays this process's), the endpoint's URL and key-env (--selected: the\n"
-	"one 'endpoints use' chose), the limits, whether the sandbox user may write the workspace,\n"
-	"and the plan's lines.  --check-endpoints: a bad endpoints file stops it as 'endpoints list'\n"
-	"does.  A named endpoint that is not there (and no --managed URL): no ep_url line, nothing\n"
+	"tests' fake person; the workspace's check stays this process's), the endpoint's URL and\n"
+	"key-env (--selected: the one 'endpoints use' chose), the limits, whether the sandbox user may\n"
+	"write the workspace, git's user for the sandbox's commits (--git-identity), and the plan's\n"
+	"lines.  --check-endpoints: a bad endpoints file stops it as 'endpoints list' does.  A named\n"
+	"endpoint that is not there (and no --managed URL): no ep_url line, nothing\n"
 	"after it.  Exit 2 on a bad file, a bad limit or a refused plan (its reason in the lines).\n";
 
 /* The endpoints file, when it is a regular file (the runner's [ -f ]): loaded into *eps. */
@@ -202,7 +206,7 @@ struct runner_args {
 	const char *cli, *name, *url, *engine, *workspace, *as_uid, *as_gid;
 	unsigned uid, gid;  /* whom the lines are for: this process's ids, or --uid/--gid */
 	const char *limit_opts[LIMIT_OPTS];
-	bool check, select, limits, plan, keys_in, choose, required, identity, socket;
+	bool check, select, limits, plan, keys_in, choose, required, identity, socket, git;
 };
 
 static bool number(const char *s, unsigned *out)
@@ -233,6 +237,7 @@ static int parse(int argc, char **argv, struct runner_args *a)
 			     : strcmp(o, "--engine-required") == 0 ? &a->required
 			     : strcmp(o, "--identity") == 0	   ? &a->identity
 			     : strcmp(o, "--socket") == 0	   ? &a->socket
+			     : strcmp(o, "--git-identity") == 0	   ? &a->git
 								   : NULL;
 
 		if (flag) {
@@ -458,6 +463,8 @@ int cmd_runner(int argc, char **argv)
 		identity_lines(&a);
 	if (a.socket)
 		socket_line(&a);
+	if (a.git && a.workspace)
+		git_identity_lines(a.workspace);
 	rc = a.plan ? plan_part(&a, found) : 0;
 	free(eps);
 	fflush(stdout);

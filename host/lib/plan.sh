@@ -27,6 +27,7 @@
 #   LIM_PIDS LIM_MEM LIM_CPUS LIM_NOFILE LIM_TMP (MiB) LIM_TEXT (doctor's line)   the limits
 #   WS_WRITABLE yes | no, WS_HOW   may the sandbox user write the workspace, and how that was told
 #   WS_PATH HOME_PATH   the workspace's and the home's canonical paths (when a line holds them)
+#   GIT_NAME GIT_EMAIL   git's user for the sandbox's commits (run and shell)
 #   MEM_DIRS   of XDG_RUNTIME_DIR and /dev/shm, those on memory, a line each
 #   engine ENGINE_WHY | ENGINE_ERR   the engine chosen and why, or the line naming both engines
 #   SB_UID SB_GID STATE_HOST STATE_FOR_SB OWN_NOTE   who the sandbox user is (docs/host-script.md,
@@ -41,7 +42,7 @@ ctl_read() {
 	_rc=$?
 	ROUTE='' PLAN=legacy CLI_API='' UP_API='' CLI_URL='' EP_URL='' EP_TYPE='' EP_MODEL='' EP_KEYENV='' EP_SPEAKS=''
 	KB_KEYVAR='' KB_FORM='' KB_API='' TOKEN_KIND=key PLACEHOLDER_KEY='' KB_TOKVARS='' PLAN_ENV='' PLAN_ARGS=''
-	_reason='' _fix='' SEL_NAME='' EPX_URL='' EPX_KEYENV='' CLI_PROTECT=''
+	_reason='' _fix='' SEL_NAME='' EPX_URL='' EPX_KEYENV='' CLI_PROTECT='' GIT_NAME='' GIT_EMAIL=''
 	# One line a word (IFS a newline; the runner runs with set -f): the shell's read would take
 	# the lines a byte at a time, a system call each. Empty lines drop out.
 	_ifs=$IFS IFS=$NL
@@ -90,6 +91,8 @@ ctl_read() {
 		ws_how) WS_HOW=$_v ;;
 		ws_path) WS_PATH=$_v ;;
 		home_path) HOME_PATH=$_v ;;
+		git_name) GIT_NAME=$_v ;;
+		git_email) GIT_EMAIL=$_v ;;
 		engine) engine=$_v ;;
 		engine_why) ENGINE_WHY=$_v ;;
 		engine_error) ENGINE_ERR=$_v ;;
