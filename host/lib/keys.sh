@@ -80,7 +80,8 @@ kb_start() {
 		gw_image_name
 		gw_host_url "$EP_URL" || die "$ERR"
 		set -- "$@" --translate --gateway-image "$gw_image" --gateway-upstream "$HOST_URL" --upstream-api "$UP_API" --model "$EP_MODEL"
-		[ -z "$EP_KEYENV" ] || { set -- "$@" --key-var "$EP_KEYENV"; var_get "$EP_KEYENV"; }
+		# (the value only for a real run: a dry run reads no key)
+		[ -z "$EP_KEYENV" ] || { set -- "$@" --key-var "$EP_KEYENV"; [ "$dry_run" = true ] || var_get "$EP_KEYENV"; }
 	else
 		# The URL the CLI would be given on a direct path, an address on this host rewritten as
 		# for the sandbox (host_url), on the network the broker reaches its upstream on.
@@ -88,7 +89,7 @@ kb_start() {
 		host_url "$CLI_URL" || die "$ERR"
 		HOST_NET=''
 		set -- "$@" --upstream "$HOST_URL" --key-var "$KB_KEYVAR"
-		var_get "$KB_KEYVAR"
+		[ "$dry_run" = true ] || var_get "$KB_KEYVAR"
 	fi
 	if [ "$dry_run" = true ]; then
 		VAL=''
