@@ -31,6 +31,27 @@ CLI_SANDBOX_DEMO_TIMEOUT (seconds for the CLI's run, default 180).
 EOF
 }
 
+# first_host A.B.C.D/N: set FIRST to the subnet's first host address (N at most 30).
+first_host() {
+	_ip=${1%/*} _n=${1#*/}
+	case $_n in '' | *[!0-9]*) return 1 ;; esac
+	[ "$_n" -ge 1 ] && [ "$_n" -le 30 ] || return 1
+	_v=0 _rest=$_ip.
+	for _i in 1 2 3 4; do
+		_o=${_rest%%.*} _rest=${_rest#*.}
+		case $_o in '' | *[!0-9]*) return 1 ;; esac
+		[ "$_o" -le 255 ] || return 1
+		_v=$((_v * 256 + _o))
+	done
+	_v=$(((_v >> (32 - _n) << (32 - _n)) + 1))
+	FIRST=$((_v >> 24 & 255)).$((_v >> 16 & 255)).$((_v >> 8 & 255)).$((_v & 255))
+}
+
+# cli_load NAME: the CLI's row alone (a run reads it with the rest, in runner_facts).
+cli_load() {
+	ctl_read runner --cli "$1"
+}
+
 # demo_addr SUBNET N: set ADDR to SUBNET's N-th host address (first_host is the 1st).
 demo_addr() {
 	first_host "$1" || die "bad subnet '$1': use A.B.C.D/N with N between 1 and 30, e.g. 198.51.100.0/28"
