@@ -181,8 +181,11 @@ int cred_plan(const struct cred_in *in, struct cred_out *out, char *err_text, si
 		by_name(in, out, out->file_vars[i]);
 	}
 	out->n_file_vars = 0;
-	snprintf(out->warning, sizeof(out->warning),
-		 "no memory-backed directory for the credentials file (XDG_RUNTIME_DIR or /dev/shm on tmpfs): passing%s by name (-e), so their values are kept in the container's config, readable with '%s inspect' by whoever may use %s",
-		 list, in->engine ? in->engine : "", in->engine ? in->engine : "");
+	/* A message: cut where it would not fit (the names are by_name's lines too), never
+	 * overrun; gcc's Debug and MinSizeRel builds ask for the result to be looked at. */
+	if (snprintf(out->warning, sizeof(out->warning),
+		     "no memory-backed directory for the credentials file (XDG_RUNTIME_DIR or /dev/shm on tmpfs): passing%s by name (-e), so their values are kept in the container's config, readable with '%s inspect' by whoever may use %s",
+		     list, in->engine ? in->engine : "", in->engine ? in->engine : "") >= (int)sizeof(out->warning))
+		out->warning[sizeof(out->warning) - 1] = '\0';
 	return 0;
 }
