@@ -145,9 +145,12 @@ keys_session() {
 			--mode "$KB_MODE" --models "$KB_MODELS" ${_dry:+"$_dry"} "$@")
 		_rc=$?
 	fi
-	if [ "$_rc" = 3 ]; then kb_start "$@"; else kb_read; fi
+	# (join's answer kept apart: kb_start's helpers set _rc, host_url's through gw_host_url)
+	_joined=yes
+	[ "$_rc" != 3 ] || _joined=no
+	if [ "$_joined" = no ]; then kb_start "$@"; else kb_read; fi
 	if [ "$dry_run" = true ]; then
-		[ "$_rc" = 3 ] || echo "# the key broker 'up' keeps for '$endpoint', on $KB_NET: a token of this run's is added to it (never printed)"
+		[ "$_joined" = no ] || echo "# the key broker 'up' keeps for '$endpoint', on $KB_NET: a token of this run's is added to it (never printed)"
 		echo "# then the sandbox, on $KB_NET, its $KB_TOKVARS = RUN-TOKEN (the run's token, in the credentials file; revoked at the end)"
 		return 0
 	fi

@@ -73,6 +73,8 @@ ping_creds() {
 	PING_CREDS=$CMD CMD=$_saved
 }
 
+# (Its results are _pong, a name no helper it calls uses: cli-sandbox-ctl's readers, ctl_read and
+# cred_read, fill _out.)
 ping_main() {
 	_json=false _tools=1
 	while [ $# -gt 0 ]; do
@@ -91,7 +93,7 @@ ping_main() {
 	plan_backend "$cli" "$endpoint" "$keep_keys_out"
 	[ "$PLAN" != legacy ] || die "endpoint '$endpoint' has no type: re-add it with 'cli-sandbox endpoints add $endpoint $EP_URLQ' (it is probed) to ping it"
 	models_check_installed
-	_out=''
+	_pong=''
 	if [ "$PLAN" = gateway ]; then
 		gw_host_url "$EP_URL" || die "$ERR"
 		if ! gw_state "$endpoint"; then
@@ -102,10 +104,10 @@ ping_main() {
 			trap 'exit 143' TERM
 			gw_start "$HOST_URL"
 		fi
-		_out=$(ping_upstream)
+		_pong=$(ping_upstream)
 		PING_URL=http://$GW_IP:$GW_PORT
 		ping_creds "$TOKEN"
-		_out="$_out
+		_pong="$_pong
 $(ping_sandbox "$CLI_API" gateway "$_tools")"
 	else
 		host_url "$CLI_URL" || die "$ERR"
@@ -115,13 +117,13 @@ $(ping_sandbox "$CLI_API" gateway "$_tools")"
 		ping_creds "$VAL"
 		if [ "$EP_TYPE" = ollama ]; then
 			ep_base "$HOST_URL" ollama; PING_URL=$BASE
-			_out=$(ping_sandbox ollama direct 0)
+			_pong=$(ping_sandbox ollama direct 0)
 			host_url "$CLI_URL"; PING_URL=$HOST_URL
-			_out="$_out
+			_pong="$_pong
 $(ping_sandbox "$CLI_API" path "$_tools")"
 		else
-			_out=$(ping_sandbox "$CLI_API" direct "$_tools")
+			_pong=$(ping_sandbox "$CLI_API" direct "$_tools")
 		fi
 	fi
-	ping_report "$_out" "$_json"
+	ping_report "$_pong" "$_json"
 }

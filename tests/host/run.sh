@@ -1122,6 +1122,7 @@ t "... whose upstream is the router" grep -qF "upstream http://<gateway-ip>:3456
 t "... the shell's rc mounted read-only, and named by BASH_ENV and --rcfile" \
 	sh -c "grep -qF '$repo/host/lib/shell-rc.sh:/opt/cli-sandbox/shell-rc.sh:ro' '$T/out' && grep -qF \"'BASH_ENV=/opt/cli-sandbox/shell-rc.sh'\" '$T/out' && grep -qF \"'--rcfile'\" '$T/out'"
 t "... the router started for the session is printed first" grep -q "^# the translator behind the key broker" "$T/out"
+t "... and no word of an 'up' broker, with none up (its join's answer not lost to the router's helpers)" sh -c "! grep -q \"^# the key broker 'up' keeps\" '$T/out'"
 t "... on the router's network, which the sandbox (its command after '# then the sandbox') is not on" \
 	sh -c "grep -qF \"'cli-sandbox-gw-run-\" '$T/out' && sed -n '/^# then the sandbox/,\$p' '$T/out' >'$T/sb' && grep -qF \"'cli-sandbox-broker-run-\" '$T/sb' && ! grep -qF cli-sandbox-gw-run- '$T/sb'"
 t "... its token and key from a file on memory, mounted read-only, read before its entrypoint" \
