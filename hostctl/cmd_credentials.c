@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "hostctl/cmds.h"
 #include "hostctl/credentials_file.h"
 #include "hostctl/private_dir.h"
 #include "hostctl/credentials_plan.h"
+#include "hostctl/memory_fs.h"
 #include "hostctl/printable.h"
 
 static const char help[] =
@@ -47,28 +47,14 @@ static bool nonempty_file(const char *path)
 	return stat(path, &st) == 0 && st.st_size > 0;
 }
 
-static bool printable(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
-			return false;
-	return true;
-}
-
-#define TMPFS_FS 0x01021994u  /* TMPFS_MAGIC, linux/magic.h */
-#define RAMFS_FS 0x858458f6u  /* RAMFS_MAGIC */
-
 /* A directory this user may write, on tmpfs or ramfs (statfs), whose path a
  * line carries. */
 static bool memory_dir(const char *path)
 {
-	struct statfs fs;
 	struct stat st;
 
-	if (!printable(path) || stat(path, &st) != 0 || !S_ISDIR(st.st_mode) || access(path, W_OK | X_OK) != 0 ||
-	    statfs(path, &fs) != 0)
-		return false;
-	return (unsigned)fs.f_type == TMPFS_FS || (unsigned)fs.f_type == RAMFS_FS;
+	return one_line(path) && stat(path, &st) == 0 && S_ISDIR(st.st_mode) && access(path, W_OK | X_OK) == 0 &&
+	       memory_fs(path) == 1;
 }
 
 /* One line KEY=TEXT, TEXT made one printable line. */
@@ -144,7 +130,7 @@ static void write_file(const struct cred_in *in, const struct cred_out *out, con
 	char dir[4096], msg[CRED_TEXT_MAX + 8192];
 	struct cs_error err;
 
-	if (!printable(base)) {
+	if (!one_line(base)) {
 		line("die", "the credentials file's directory has a control character in its path: set XDG_RUNTIME_DIR to a plain path");
 		return;
 	}

@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,6 +38,7 @@
 #include "hostctl/git_identity.h"
 #include "hostctl/engine.h"
 #include "hostctl/home.h"
+#include "hostctl/memory_fs.h"
 #include "hostctl/plan.h"
 #include "hostctl/plan_format.h"
 #include "hostctl/printable.h"
@@ -146,14 +146,6 @@ static bool exported(const char *name)
 	return v && *v;
 }
 
-static bool printable(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
-			return false;
-	return true;
-}
-
 /* The workspace's and the home's canonical paths, as the runner's
  * $(cd -P -- DIR && pwd -P) gave them (a subshell each): ws_path only for a
  * directory this process may enter, home_path the home's, else $HOME as it
@@ -165,21 +157,19 @@ static void canonical_paths(const char *dir)
 	char *real = strcmp(dir, "-") != 0 ? realpath(dir, NULL) : NULL;
 	struct stat st;
 
-	if (real && printable(real) && stat(real, &st) == 0 && S_ISDIR(st.st_mode) && access(real, X_OK) == 0)
+	if (real && one_line(real) && stat(real, &st) == 0 && S_ISDIR(st.st_mode) && access(real, X_OK) == 0)
 		printf("ws_path=%s\n", real);
 	free(real);
 	if (!home || !*home || strcmp(home, "-") == 0)
 		return;
 	real = realpath(home, NULL);
-	if (real && printable(real) && stat(real, &st) == 0 && S_ISDIR(st.st_mode))
+	if (real && one_line(real) && stat(real, &st) == 0 && S_ISDIR(st.st_mode))
 		printf("home_path=%s\n", real);
-	else if (!real && printable(home))
+	else if (!real && one_line(home))
 		printf("home_path=%s\n", home);
 	free(real);
 }
 
-#define TMPFS_FS 0x01021994u  /* TMPFS_MAGIC, linux/magic.h */
-#define RAMFS_FS 0x858458f6u  /* RAMFS_MAGIC */
 
 /* Where the runner may put a file that must not reach a disk (the
  * credentials file, the broker's key): XDG_RUNTIME_DIR and /dev/shm, each
@@ -192,13 +182,11 @@ static void memory_dirs(void)
 	const char *dirs[] = { getenv("XDG_RUNTIME_DIR"), "/dev/shm" };
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		struct statfs fs;
-		unsigned type;
+		int on_memory;
 
-		if (!dirs[i] || !*dirs[i] || !printable(dirs[i]) || statfs(dirs[i], &fs) != 0)
+		if (!dirs[i] || !*dirs[i] || !one_line(dirs[i]) || (on_memory = memory_fs(dirs[i])) < 0)
 			continue;  /* the runner asks its shell */
-		type = (unsigned)fs.f_type;
-		printf("%s=%s\n", type == TMPFS_FS || type == RAMFS_FS ? "memory_dir" : "not_memory_dir", dirs[i]);
+		printf("%s=%s\n", on_memory ? "memory_dir" : "not_memory_dir", dirs[i]);
 	}
 }
 
@@ -268,7 +256,7 @@ static int parse(int argc, char **argv, struct runner_args *a)
 	/* every value printed back is one line: the runner reads them a line each */
 	if (a->name && !valid_endpoint_name(a->name, strlen(a->name)))
 		return ctl_usage("bad endpoint name: use letters, digits, '-', '_' and '.', starting with a letter or digit");
-	if (a->url && !printable(a->url)) {
+	if (a->url && !one_line(a->url)) {
 		struct cs_error err;
 
 		if (check_url(a->url, strlen(a->url), &err) != 0)  /* the plan's own words for it */
@@ -354,7 +342,7 @@ static void identity_lines(const struct runner_args *a)
 	else
 		snprintf(conf, sizeof(conf), "%s/.config/cli-sandbox", home);
 	if (identity_plan(a->uid, a->gid, a->engine ? a->engine : "", a->cli,
-			  cs_cli_by_name(a->cli), conf, home, &id) != 0 || !printable(id.state_host))
+			  cs_cli_by_name(a->cli), conf, home, &id) != 0 || !one_line(id.state_host))
 		return;  /* no state_host: the runner stops, naming it */
 	printf("sb_uid=%u\nsb_gid=%u\nstate_host=%s\nstate_for_sb=%s\nown_note=%s\n", id.sb_uid, id.sb_gid,
 	       id.state_host, id.state_for_sb ? "true" : "false", id.own_note);
@@ -374,7 +362,7 @@ static void socket_line(const struct runner_args *a)
 	if (engine_socket(engine, a->uid, getenv("CLI_SANDBOX_DOCKER_SOCKET"), getenv("DOCKER_HOST"),
 			  getenv("XDG_RUNTIME_DIR"), sock, sizeof(sock), err, sizeof(err)) != 0)
 		;
-	else if (!printable(sock))
+	else if (!one_line(sock))
 		snprintf(err, sizeof(err), "the engine's socket path holds a control character: set CLI_SANDBOX_DOCKER_SOCKET to its path");
 	else if (stat(sock, &st) != 0)  /* the runner's [ -e ] */
 		snprintf(err, sizeof(err),

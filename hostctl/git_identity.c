@@ -4,17 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hostctl/printable.h"
 #include "hostctl/spawn.h"
 
 #define GIT_TIMEOUT_MS 10000
-
-static bool plain(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return false;
-	return true;
-}
 
 void git_identity_parse(const char *text, char *name, char *email, size_t len)
 {
@@ -33,7 +26,7 @@ void git_identity_parse(const char *text, char *name, char *email, size_t len)
 
 			if (n < keys[k].n || strncmp(p, keys[k].key, keys[k].n) != 0)
 				continue;
-			if (plain(p + keys[k].n, n - keys[k].n) && n - keys[k].n < len)
+			if (one_line_n(p + keys[k].n, n - keys[k].n) && n - keys[k].n < len)
 				snprintf(out, len, "%.*s", (int)(n - keys[k].n), p + keys[k].n);
 			else
 				out[0] = '\0';  /* a value the runner's lines cannot carry: none, as git's "" */

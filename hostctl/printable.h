@@ -15,4 +15,10 @@ void printable_copy(const char *s, char *out, size_t len);
 /* The same, on s's first n bytes in place; a tab is kept when keep_tab. */
 void printable_in_place(char *s, size_t n, bool keep_tab);
 
+/* s (its first n bytes) can be one value of the runner's KEY=VALUE lines as it
+ * is: no control byte (a line break, a tab, DEL); UTF-8 and other bytes above
+ * 0x7f pass, where printable_copy would make them '?'. */
+bool one_line_n(const char *s, size_t n);
+bool one_line(const char *s);
+
 #endif
