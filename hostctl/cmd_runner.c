@@ -42,6 +42,7 @@
 #include "hostctl/plan.h"
 #include "hostctl/plan_format.h"
 #include "hostctl/printable.h"
+#include "hostctl/runner.h"
 
 static const char help[] =
 	"Usage: cli-sandbox-ctl runner --cli CLI [--choose-engine [--engine-required]] [--check-endpoints]\n"
@@ -190,13 +191,6 @@ static void memory_dirs(void)
 	}
 }
 
-struct runner_args {
-	const char *cli, *name, *url, *engine, *workspace, *as_uid, *as_gid;
-	unsigned uid, gid;  /* whom the lines are for: this process's ids, or --uid/--gid */
-	const char *limit_opts[LIMIT_OPTS];
-	bool check, select, limits, plan, keys_in, choose, required, identity, socket, git;
-};
-
 static bool number(const char *s, unsigned *out)
 {
 	char *end;
@@ -320,6 +314,7 @@ static bool choose_engine(struct runner_args *a)
 	if (!c.engine) {
 		printable_in_place(c.err, strlen(c.err), false);
 		printf("engine_error=%s\n", c.err);
+		a->engine_err = c.err;
 		return false;
 	}
 	printable_in_place(c.why, strlen(c.why), false);
@@ -330,7 +325,7 @@ static bool choose_engine(struct runner_args *a)
 
 /* Who the sandbox user is on this host (engine_choice.h, identity_plan):
  * the engine's words a line each, which the runner adds as they are. */
-static void identity_lines(const struct runner_args *a)
+static bool identity_lines(const struct runner_args *a)
 {
 	const char *home = getenv("HOME"), *conf_env = getenv("CLI_SANDBOX_HOME");
 	char conf[4096];
@@ -343,11 +338,12 @@ static void identity_lines(const struct runner_args *a)
 		snprintf(conf, sizeof(conf), "%s/.config/cli-sandbox", home);
 	if (identity_plan(a->uid, a->gid, a->engine ? a->engine : "", a->cli,
 			  cs_cli_by_name(a->cli), conf, home, &id) != 0 || !one_line(id.state_host))
-		return;  /* no state_host: the runner stops, naming it */
+		return false;  /* no state_host: the runner stops, naming it */
 	printf("sb_uid=%u\nsb_gid=%u\nstate_host=%s\nstate_for_sb=%s\nown_note=%s\n", id.sb_uid, id.sb_gid,
 	       id.state_host, id.state_for_sb ? "true" : "false", id.own_note);
 	for (int i = 0; i < id.n_args; i++)
 		printf("id_arg=%s\n", id.args[i]);
+	return true;
 }
 
 /* The engine's API socket (--docker-socket) and its group (the sandbox
@@ -379,61 +375,59 @@ static void socket_line(const struct runner_args *a)
 	printf("sock_error=%s\n", err);
 }
 
-int cmd_runner(int argc, char **argv)
+int runner_facts(struct runner_args *a)
 {
-	struct runner_args a;
 	struct endpoints *eps;
 	const struct endpoint *found = NULL;
 	struct cs_error err;
 	char name[EP_NAME_MAX + 64];
 	int rc;
 
-	if (ctl_help(argc, argv, help))
-		return 0;
-	if ((rc = parse(argc, argv, &a)) != 0)
-		return rc;
 	/* First, as the runner decided it first: with no engine, a run stops here. */
-	if (a.choose && !a.engine && !choose_engine(&a) && a.required) {
+	if (a->choose && !a->engine && !choose_engine(a) && a->required) {
 		fflush(stdout);
-		return 0;
+		return a->person ? person_refusal(a->engine_err) : 0;
 	}
 	if (!(eps = calloc(1, sizeof(*eps)))) {
 		cs_fail(&err, CS_EXIT_OSERR, "out of memory");
 		return ctl_fail(&err);
 	}
 	/* First: a bad endpoints file stops everything, with 'endpoints list''s line. */
-	if ((a.check || a.name || a.select || a.plan) && load_endpoints(eps, &err) != 0) {
+	if ((a->check || a->name || a->select || a->plan) && load_endpoints(eps, &err) != 0) {
 		free(eps);
 		return ctl_fail(&err);
 	}
-	cli_lines(cs_cli_by_name(a.cli));
-	printf("uid=%u\ngid=%u\ncap_sys_resource=%s\n", a.uid, a.gid,
+	cli_lines(cs_cli_by_name(a->cli));
+	printf("uid=%u\ngid=%u\ncap_sys_resource=%s\n", a->uid, a->gid,
 	       may_hold_sys_resource() ? "yes" : "no");
-	snprintf(name, sizeof(name), "%s", a.name ? a.name : "");
-	if (!name[0] && a.select && !a.url)
+	snprintf(name, sizeof(name), "%s", a->name ? a->name : "");
+	if (!name[0] && a->select && !a->url)
 		selected(name, sizeof(name));
 	if (name[0]) {
 		found = endpoints_find(eps, name);
 		printf("ep_name=%s\n", name);
 		if (found)
 			printf("ep_url=%s\nep_key_env=%s\n", found->url, found->key_env);
-		else if (!a.url) {
+		else if (!a->url) {
 			free(eps);  /* the runner says "no endpoint named", before anything else */
-			return 0;
+			if (!a->person)
+				return 0;
+			snprintf(err.msg, sizeof(err.msg), "no endpoint named '%s': see 'cli-sandbox endpoints list'", name);
+			return person_refusal(err.msg);
 		}
 	}
-	if (a.limits) {
+	if (a->limits) {
 		struct limits l;
 		char text[256];
 
-		if (limits_for_run(a.engine, a.limit_opts, &l, text, sizeof(text), &err) != 0) {
+		if (limits_for_run(a->engine, a->limit_opts, &l, text, sizeof(text), &err) != 0) {
 			free(eps);
 			return ctl_fail(&err);
 		}
 		printf("lim_pids=%llu\nlim_mem=%llu\nlim_cpus=%s\nlim_nofile=%llu\nlim_tmp=%llu\nlim_text=%s\n", l.pids, l.mem_mib,
 		       l.cpus, l.nofile, l.tmp_mib, text);
 	}
-	if (a.workspace) {
+	if (a->workspace) {
 		uid_t uid = geteuid();
 		gid_t gid = getegid();
 		const char *how = "";
@@ -442,19 +436,36 @@ int cmd_runner(int argc, char **argv)
 		/* the sandbox user: root's is the image's node (docs/host-script.md, "Who owns what") */
 		if (uid == 0)
 			uid = gid = 1000;
-		ok = sandbox_can_write(a.workspace, uid, gid, &how);
+		ok = sandbox_can_write(a->workspace, uid, gid, &how);
 		printf("ws_writable=%s\nws_how=%s\n", ok ? "yes" : "no", how);
-		canonical_paths(a.workspace);
+		canonical_paths(a->workspace);
 	}
 	memory_dirs();  /* every command's: up's gateway secrets too */
-	if (a.identity)
-		identity_lines(&a);
-	if (a.socket)
-		socket_line(&a);
-	if (a.git && a.workspace)
-		git_identity_lines(a.workspace);
-	rc = a.plan ? plan_part(&a, found) : 0;
+	if (a->identity && !identity_lines(a) && a->person) {
+		free(eps);
+		return person_refusal("no state folder for the CLI: check that HOME (or CLI_SANDBOX_HOME) is a path without "
+				      "control characters");
+	}
+	if (a->socket)
+		socket_line(a);
+	if (a->git && a->workspace)
+		git_identity_lines(a->workspace);
+	rc = a->plan ? plan_part(a, found) : 0;
 	free(eps);
 	fflush(stdout);
 	return rc;
+}
+
+int cmd_runner(int argc, char **argv)
+{
+	struct runner_args a;
+	int rc;
+
+	if (argc > 1 && strcmp(argv[1], "--argv") == 0)
+		return runner_argv(argc - 1, argv + 1);  /* cmd_runner_argv.c */
+	if (ctl_help(argc, argv, help))
+		return 0;
+	if ((rc = parse(argc, argv, &a)) != 0)
+		return rc;
+	return runner_facts(&a);
 }

@@ -43,6 +43,9 @@ extern const char *const limit_options[LIMIT_OPTS];
 int limits_for_run(const char *engine, const char *const opts[LIMIT_OPTS], struct limits *l, char *text, size_t len,
 		   struct cs_error *err);
 
+/* Runs the command argv[0] (main.c's table) with its words; its status. */
+int ctl_dispatch(int argc, char **argv);
+
 /* Prints the error line and returns the exit status. */
 int ctl_fail(const struct cs_error *err);
 int ctl_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -24,6 +24,7 @@ static const char usage[] =
 	"  ping-report [...]           ping's checks read and reported, for the runner's ping\n"
 	"  demo-report [...]           the demo's steps judged and reported, for the runner's demo\n"
 	"  runner --cli CLI [...]      everything the runner decides a run from, in one call\n"
+	"  runner --argv -- WORDS...   the person's words read, then the same (or their command run)\n"
 	"  credentials --cli CLI [...] the sandbox's credentials: decided, and the file on memory written\n"
 	"  host-address ENGINE [NET]   the address at which the engine's containers reach this host\n"
 	"  usage                       cli-sandbox's own --help (the runner's; its CLIs from the table)\n"
@@ -46,16 +47,21 @@ static const struct {
 	{ "private-dir", cmd_private_dir },
 };
 
+int ctl_dispatch(int argc, char **argv)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[0], commands[i].name) != 0)
+			continue;
+		return commands[i].fn(argc, argv);  /* libcurl is loaded by the first request (curl_lazy.c) */
+	}
+	return ctl_usage("unknown command: see cli-sandbox-ctl --help");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
 		fputs(usage, argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(argv[1], commands[i].name) != 0)
-			continue;
-		return commands[i].fn(argc - 1, argv + 1);  /* libcurl is loaded by the first request (curl_lazy.c) */
-	}
-	return ctl_usage("unknown command: see cli-sandbox-ctl --help");
+	return ctl_dispatch(argc - 1, argv + 1);
 }

@@ -93,11 +93,13 @@ demo_main() {
 		--*=*) _a=$1; shift; set -- "${_a%%=*}" "${_a#*=}" "$@"; continue ;;
 		--keep) demo_keep=true ;;
 		--json) demo_json=true ;;
-		--engine) need "$@"; engine=$2 engine_from=--engine; shift ;;
+		--engine) need "$@"; engine=$2; shift ;;
 		--image) need "$@"; image=$2; shift ;;
 		-h | --help) demo_usage; exit 0 ;;
 		-*) die "unknown demo option '$1': use cli-sandbox demo [CLI] [--keep] [--json] [--engine ENGINE]" ;;
-		*) set_cli "$1" ;;
+		*) is_cli "$1" || die "unknown CLI '$1': use one of $(cli_names)"
+			[ -z "$cli" ] || [ "$cli" = "$1" ] || die "choose one CLI, not both $cli and $1"
+			cli=$1 ;;
 		esac
 		shift
 	done

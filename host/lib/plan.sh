@@ -19,9 +19,13 @@
 #              variables for the token, blank-separated), CRED_VAR (the first)
 #   PLAN_ENV   NAME=VALUE lines for the sandbox; PLAN_ARGS words after the CLI's name, a line each
 # and the rest of 'runner' (docs/hostctl.md, "runner"):
+#   cmd cli cli_named profile image url endpoint allow workspace, ARGS_USED (how many of the
+#              person's words were the script's), host_network pinning allow_userns socket
+#              allow_host_writes dry_run json keep_keys_out keys_in (true | false): the person's
+#              words as 'runner --argv' read them (arg_* lines)
 #   CTL_CLIS   the program's CLIs (CLI_NAMES must be the same)
 #   CLI_DIR CLI_VAR CLI_SUB CLI_KEYS   the CLI's row (base/cli_names.c)
-#   INV_UID INV_GID   the invoking user; CAP_SYS_RES yes | no (CAP_SYS_RESOURCE may be held)
+#   INV_UID   the invoking user; CAP_SYS_RES yes | no (CAP_SYS_RESOURCE may be held)
 #   SEL_NAME EPX_URL EPX_KEYENV   the endpoint named or selected, and (when it is there) its
 #              URL and key-env
 #   LIM_PIDS LIM_MEM LIM_CPUS LIM_NOFILE LIM_TMP (MiB) LIM_TEXT (doctor's line)   the limits
@@ -68,7 +72,7 @@ ctl_read() {
 		cli_arg) PLAN_ARGS=$PLAN_ARGS$_v$NL ;;
 		reason) _reason=$_v ;;
 		fix) _fix=$_v ;;
-		cli | endpoint | upstream | key_in_sandbox | cli_logins | not_memory_dir) ;;  # (cli_logins: credentials' own)
+		cli | endpoint | upstream | key_in_sandbox | cli_logins | not_memory_dir | gid) ;;  # (cli_logins: credentials' own)
 		clis) CTL_CLIS=$_v ;;
 		cli_dir) CLI_DIR=$_v ;;
 		cli_var) CLI_VAR=$_v ;;
@@ -76,7 +80,6 @@ ctl_read() {
 		cli_keys) CLI_KEYS=$_v ;;
 		cli_protect) CLI_PROTECT=$CLI_PROTECT$_v$NL ;;
 		uid) INV_UID=$_v ;;
-		gid) INV_GID=$_v ;;
 		cap_sys_resource) CAP_SYS_RES=$_v ;;
 		ep_name) SEL_NAME=$_v ;;
 		ep_url) EPX_URL=$_v ;;
@@ -106,6 +109,25 @@ ctl_read() {
 		sock_gid) SOCK_GID=$_v ;;
 		sock_error) SOCK_ERR=$_v ;;
 		memory_dir) MEM_DIRS=$MEM_DIRS$_v$NL ;;
+		arg_cmd) cmd=$_v ;;
+		arg_used) ARGS_USED=$_v ;;
+		arg_cli) cli=$_v ;;
+		arg_cli_named) cli_named=$_v ;;
+		arg_profile) profile=$_v ;;
+		arg_image) image=$_v ;;
+		arg_url) url=$_v ;;
+		arg_endpoint) endpoint=$_v ;;
+		arg_allow) allow=$_v ;;
+		arg_workspace) workspace=$_v ;;
+		arg_host_network) host_network=$_v ;;
+		arg_pinning) pinning=$_v ;;
+		arg_allow_userns) allow_userns=$_v ;;
+		arg_socket) socket=$_v ;;
+		arg_allow_host_writes) allow_host_writes=$_v ;;
+		arg_dry_run) dry_run=$_v ;;
+		arg_json) json=$_v ;;
+		arg_keep_keys_out) keep_keys_out=$_v ;;
+		arg_keys_in) keys_in=$_v ;;
 		'') [ -z "$_l" ] || die "cli-sandbox-ctl gave a line without a key: reinstall cli-sandbox and its program together" ;;
 		*) die "cli-sandbox-ctl gave an unknown key '${_l%%=*}': reinstall cli-sandbox and its program together" ;;
 		esac

@@ -129,6 +129,7 @@ if [ "\$1" = credentials ]; then
 	exit \$rc
 fi
 [ "\$1" = runner ] && [ "\${FAKE_UID:-1000}" != real ] || exec "$real_ctl" "\$@"
+if [ "\$2" = --argv ]; then shift 2; exec "$real_ctl" runner --argv --uid "\${FAKE_UID:-1000}" --gid "\${FAKE_GID:-\${FAKE_UID:-1000}}" "\$@"; fi
 exec "$real_ctl" "\$@" --uid "\${FAKE_UID:-1000}" --gid "\${FAKE_GID:-\${FAKE_UID:-1000}}"
 EOF
 chmod +x "$T/bin/docker" "$T/bin/podman" "$T/bin/id" "$T/bin/ctl"

@@ -137,6 +137,8 @@ CLI_SANDBOX_DOCKER_SOCKET=$T/nosock run --cli codex --engine podman --socket
 ok "--socket, no such socket: says so" line "sock_error=the podman socket $T/nosock does not exist: start podman's API service (podman: systemctl start podman.socket) or set CLI_SANDBOX_DOCKER_SOCKET"
 
 # host-address: the engine's answer read (a fake engine that prints FAKE_GW and records its words)
+NL='
+'
 mkdir -p "$T/bin"
 cat >"$T/bin/docker" <<'EOF'
 #!/bin/sh
@@ -158,6 +160,15 @@ ok "... an IPv6 range skipped" [ "$(addr docker 'fd00::1|fd00::/64 |10.1.2.0/24'
 ok "... nothing usable: exit 1" [ "$(addr docker 'garbage 300.1.1.1|x')" = "exit 1" ]
 ok "podman: its network's gateway, on the network named" [ "$(addr podman '10.88.0.1' upnet)" = 10.88.0.1 ]
 ok "... that network asked" [ "$(cat "$T/args")" = "network inspect upnet --format {{range .Subnets}}{{.Gateway}} {{end}}" ]
+# --url (the runner's host_url): the URL's host replaced, its port and path kept; the fixes
+hurl() { (unset CLI_SANDBOX_HOST_ADDRESS; FAKE_GW=$1 FAKE_ARGS=$T/args PATH="$T/bin:$PATH" "$CTL" host-address --url "$2" --uid "$3" "$4" ${5:-}); }
+ok "host-address --url: host replaced, port and path kept" \
+	[ "$(hurl 172.17.0.1 http://localhost:11434/v1/x 1000 docker)" = "host_url=http://172.17.0.1:11434/v1/x${NL}host_addr=172.17.0.1" ]
+ok "... no port" [ "$(hurl 172.17.0.1 https://host/api 1000 docker)" = "host_url=https://172.17.0.1/api${NL}host_addr=172.17.0.1" ]
+ok "... CLI_SANDBOX_HOST_ADDRESS first, the engine not asked" sh -c 'rm -f "$1"; [ "$(CLI_SANDBOX_HOST_ADDRESS=192.0.2.9 FAKE_ARGS=$1 PATH="$2" "$3" host-address --url http://127.0.0.1:8080 docker)" = "host_url=http://192.0.2.9:8080${4}host_addr=192.0.2.9" ] && [ ! -e "$1" ]' _ "$T/args" "$T/bin:$PATH" "$CTL" "$NL"
+ok "... rootless podman: refused with the fix" sh -c 'case $1 in "host_error=rootless podman has no fixed address"*CLI_SANDBOX_HOST_ADDRESS*) ;; *) exit 1 ;; esac' _ "$(hurl 10.88.0.1 http://localhost:1 1000 podman)"
+ok "... rootful podman: the network's gateway" [ "$(hurl 10.88.0.1 http://localhost:1 0 podman upnet)" = "host_url=http://10.88.0.1:1${NL}host_addr=10.88.0.1" ]
+ok "... no address: the network named in the fix" sh -c 'case $1 in "host_error=cannot learn the host'"'"'s address from docker'"'"'s network upnet: start docker"*) ;; *) exit 1 ;; esac' _ "$(hurl garbage http://localhost:1 0 docker upnet)"
 "$CTL" runner --help >"$T/out"
 ok "runner --help" grep -q "^Usage: cli-sandbox-ctl runner" "$T/out"
 # cli-sandbox --help is the program's usage: every CLI of the table, by name and with its variables
