@@ -12,7 +12,8 @@
  *   ep_name ep_url ep_key_env   the endpoint named or selected, when found
  *   lim_pids lim_mem lim_cpus lim_nofile lim_tmp lim_text   the limits
  *   ws_writable=yes|no ws_how   the workspace, for the sandbox user
- *   ws_path home_path   the workspace's and the home's canonical paths
+ *   ws_path home_path ws_error   the workspace's and the home's canonical paths,
+ *                           and the runner's refusal of that workspace
  *   memory_dir not_memory_dir   XDG_RUNTIME_DIR's and /dev/shm's file system
  *   sb_uid sb_gid state_host state_for_sb own_note, id_arg (a word a line)
  *                           with --identity: who the sandbox user is on this host
@@ -150,27 +151,46 @@ static bool exported(const char *name)
 /* The workspace's and the home's canonical paths, as the runner's
  * $(cd -P -- DIR && pwd -P) gave them (a subshell each): ws_path only for a
  * directory this process may enter, home_path the home's, else $HOME as it
- * is.  A path a line cannot carry, or "-" (cd's previous directory), is left
- * out: the runner then asks its shell. */
-static void canonical_paths(const char *dir)
+ * is.  A path a line cannot carry is left out.  And ws_error, the runner's
+ * refusal, when the workspace is no such directory, is /, is or holds the
+ * home (which holds the person's credentials), or has a ':' that the
+ * engine's -v cannot mount. */
+static void workspace_paths(const char *dir)
 {
 	const char *home = getenv("HOME");
-	char *real = strcmp(dir, "-") != 0 ? realpath(dir, NULL) : NULL;
+	char *ws = realpath(dir, NULL), *real = home && *home ? realpath(home, NULL) : NULL;
+	const char *h = real ? real : home ? home : "";
+	size_t n;
 	struct stat st;
 
-	if (real && one_line(real) && stat(real, &st) == 0 && S_ISDIR(st.st_mode) && access(real, X_OK) == 0)
-		printf("ws_path=%s\n", real);
-	free(real);
-	if (!home || !*home || strcmp(home, "-") == 0)
-		return;
-	real = realpath(home, NULL);
-	if (real && one_line(real) && stat(real, &st) == 0 && S_ISDIR(st.st_mode))
-		printf("home_path=%s\n", real);
-	else if (!real && one_line(home))
-		printf("home_path=%s\n", home);
+	if (ws && !(one_line(ws) && stat(ws, &st) == 0 && S_ISDIR(st.st_mode) && access(ws, X_OK) == 0)) {
+		free(ws);
+		ws = NULL;
+	}
+	if (ws)
+		printf("ws_path=%s\n", ws);
+	if (*h && one_line(h) && (!real || (stat(real, &st) == 0 && S_ISDIR(st.st_mode))))
+		printf("home_path=%s\n", h);
+	if (!ws)
+		printf("ws_error=workspace '%s' is not an existing directory: cd into your project or pass --workspace DIR\n",
+		       one_line(dir) ? dir : "(a name with a control character)");
+	else if (strcmp(ws, "/") == 0)
+		printf("ws_error=refusing to mount / as the workspace: cd into your project or pass --workspace DIR\n");
+	else if (strcmp(ws, h) == 0)
+		printf("ws_error=refusing to mount your home directory %s as the workspace (it holds your credentials): cd into "
+		       "a project directory or pass --workspace DIR\n",
+		       ws);
+	else if (strchr(ws, ':'))
+		printf("ws_error=workspace '%s' contains ':', which the engine's -v option cannot mount: move or link the project "
+		       "to a path without ':'\n",
+		       ws);
+	else if (strncmp(h, ws, n = strlen(ws)) == 0 && h[n] == '/' && one_line(h))
+		printf("ws_error=refusing to mount %s as the workspace: it contains your home directory %s; cd into a project "
+		       "directory or pass --workspace DIR\n",
+		       ws, h);
+	free(ws);
 	free(real);
 }
-
 
 /* Where the runner may put a file that must not reach a disk (the
  * credentials file, the broker's key): XDG_RUNTIME_DIR and /dev/shm, each
@@ -438,7 +458,7 @@ int runner_facts(struct runner_args *a)
 			uid = gid = 1000;
 		ok = sandbox_can_write(a->workspace, uid, gid, &how);
 		printf("ws_writable=%s\nws_how=%s\n", ok ? "yes" : "no", how);
-		canonical_paths(a->workspace);
+		workspace_paths(a->workspace);
 	}
 	memory_dirs();  /* every command's: up's gateway secrets too */
 	if (a->identity && !identity_lines(a) && a->person) {

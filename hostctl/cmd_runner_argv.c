@@ -65,8 +65,8 @@ static void choice_lines(const struct person_args *p)
 {
 	printf("arg_cmd=%s\narg_used=%d\narg_cli=%s\narg_cli_named=%s\narg_profile=%s\narg_image=%s\n", p->cmd, p->used,
 	       p->cli ? p->cli : "", yes(p->cli_named), p->profile ? p->profile : "", p->image);
-	printf("arg_url=%s\narg_endpoint=%s\narg_allow=%s\narg_workspace=%s\n", p->url ? p->url : "",
-	       p->endpoint ? p->endpoint : "", p->allow, p->workspace);
+	printf("arg_url=%s\narg_endpoint=%s\narg_allow=%s\n", p->url ? p->url : "", p->endpoint ? p->endpoint : "",
+	       p->allow);  /* (the workspace: the facts' ws_path or ws_error) */
 	printf("arg_host_network=%s\narg_pinning=%s\narg_allow_userns=%s\narg_socket=%s\narg_allow_host_writes=%s\n",
 	       yes(p->host_network), yes(p->pinning), yes(p->allow_userns), yes(p->socket), yes(p->allow_host_writes));
 	printf("arg_dry_run=%s\narg_json=%s\narg_keep_keys_out=%s\narg_keys_in=%s\n", yes(p->dry_run), yes(p->json),

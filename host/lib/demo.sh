@@ -47,7 +47,7 @@ first_host() {
 	FIRST=$((_v >> 24 & 255)).$((_v >> 16 & 255)).$((_v >> 8 & 255)).$((_v & 255))
 }
 
-# cli_load NAME: the CLI's row alone (a run reads it with the rest, in runner_facts).
+# cli_load NAME: the CLI's row alone (a run reads it with the rest, from runner --argv).
 cli_load() {
 	ctl_read runner --cli "$1"
 }

@@ -111,7 +111,7 @@ GW_SECRET_MOUNT=/run/cli-sandbox-gateway/env
 GW_SECRET_DIR='' GW_SECRET_FILE=''
 
 # memory_dir DIR: DIR (XDG_RUNTIME_DIR or /dev/shm) is a directory on tmpfs (or ramfs),
-# writable by this user: runner_facts said which (statfs: MEM_DIRS); a path its line could not
+# writable by this user: runner --argv said which (statfs: MEM_DIRS); a path its line could not
 # carry counts as none (the secrets then go by name, with the warning).
 memory_dir() {
 	[ -n "$1" ] && [ -d "$1" ] && [ -w "$1" ] && [ -x "$1" ] || return 1

@@ -62,7 +62,7 @@ ping_report() {
 ping_creds() {
 	PING_CREDS=''
 	[ -n "$1" ] || return 0
-	var_set "$CRED_VAR" "$1"  # SB_UID SB_GID: runner_facts' --identity
+	var_set "$CRED_VAR" "$1"  # SB_UID SB_GID: runner --argv's identity
 	CRED_ARGS="--var $CRED_VAR"
 	[ "$KB" != true ] || CRED_ARGS="$CRED_ARGS --broker"
 	_m=--write

@@ -19,7 +19,7 @@
 #              variables for the token, blank-separated), CRED_VAR (the first)
 #   PLAN_ENV   NAME=VALUE lines for the sandbox; PLAN_ARGS words after the CLI's name, a line each
 # and the rest of 'runner' (docs/hostctl.md, "runner"):
-#   cmd cli cli_named profile image url endpoint allow workspace, ARGS_USED (how many of the
+#   cmd cli cli_named profile image url endpoint allow, ARGS_USED (how many of the
 #              person's words were the script's), host_network pinning allow_userns socket
 #              allow_host_writes dry_run json keep_keys_out keys_in (true | false): the person's
 #              words as 'runner --argv' read them (arg_* lines)
@@ -30,7 +30,7 @@
 #              URL and key-env
 #   LIM_PIDS LIM_MEM LIM_CPUS LIM_NOFILE LIM_TMP (MiB) LIM_TEXT (doctor's line)   the limits
 #   WS_WRITABLE yes | no, WS_HOW   may the sandbox user write the workspace, and how that was told
-#   WS_PATH HOME_PATH   the workspace's and the home's canonical paths (when a line holds them)
+#   WS_PATH WS_ERR   the workspace's canonical path, or the refusal of it
 #   GIT_NAME GIT_EMAIL   git's user for the sandbox's commits (run and shell)
 #   MEM_DIRS   of XDG_RUNTIME_DIR and /dev/shm, those on memory, a line each
 #   engine ENGINE_WHY | ENGINE_ERR   the engine chosen and why, or the line naming both engines
@@ -72,7 +72,7 @@ ctl_read() {
 		cli_arg) PLAN_ARGS=$PLAN_ARGS$_v$NL ;;
 		reason) _reason=$_v ;;
 		fix) _fix=$_v ;;
-		cli | endpoint | upstream | key_in_sandbox | cli_logins | not_memory_dir | gid) ;;  # (cli_logins: credentials' own)
+		cli | endpoint | upstream | key_in_sandbox | cli_logins | not_memory_dir | gid | home_path) ;;  # (cli_logins: credentials' own)
 		clis) CTL_CLIS=$_v ;;
 		cli_dir) CLI_DIR=$_v ;;
 		cli_var) CLI_VAR=$_v ;;
@@ -93,7 +93,7 @@ ctl_read() {
 		ws_writable) WS_WRITABLE=$_v ;;
 		ws_how) WS_HOW=$_v ;;
 		ws_path) WS_PATH=$_v ;;
-		home_path) HOME_PATH=$_v ;;
+		ws_error) WS_ERR=$_v ;;
 		git_name) GIT_NAME=$_v ;;
 		git_email) GIT_EMAIL=$_v ;;
 		engine) engine=$_v ;;
@@ -118,7 +118,6 @@ ctl_read() {
 		arg_url) url=$_v ;;
 		arg_endpoint) endpoint=$_v ;;
 		arg_allow) allow=$_v ;;
-		arg_workspace) workspace=$_v ;;
 		arg_host_network) host_network=$_v ;;
 		arg_pinning) pinning=$_v ;;
 		arg_allow_userns) allow_userns=$_v ;;
