@@ -13,8 +13,11 @@ ROOT=$(cd "$HERE/../.." && pwd)
 T=$(mktemp -d /tmp/cli-sandbox-host-time.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/bin" "$T/home" "$T/ws"
-# The fake engine: true(1) answers every engine command with success and no output.
-ln -s "$(command -v true)" "$T/bin/docker"
+# The fake engine: true(1) answers every engine command with success and no output. Its file,
+# not 'command -v true' (the shell's builtin's name: a link to it dangled, and a docker client
+# elsewhere on PATH answered instead, 30-60 ms of its own in every figure before).
+for t in /usr/bin/true /bin/true; do [ -x "$t" ] && ln -s "$t" "$T/bin/docker" && break; done
+[ -x "$T/bin/docker" ] || { echo "Bail out! no true(1) in /usr/bin or /bin for the fake engine"; exit 1; }
 
 # person ARG...: the runner as a person runs it, with a fresh home and a key in the shell.
 person() {
@@ -61,4 +64,8 @@ echo "# load $load; $(nproc) CPUs; an exec of sh costs $(((t1 - t0) / RUNS / 100
 measure "claude --dry-run (keys out)" --managed http://192.0.2.1:4000 --dry-run claude
 measure "claude --keys-in --dry-run" --keys-in --managed http://192.0.2.1:4000 --dry-run claude
 measure "--interactive --dry-run" --interactive --dry-run claude
+# what the engine's commands were: the fake's, never another docker (the figures would hold its time)
+(cd "$T/ws" && env -i PATH="$T/bin:/usr/local/bin:/usr/bin:/bin" HOME="$T/home" CLI_SANDBOX_CTL="$CTL" \
+	CLI_SANDBOX_ENGINE=docker sh -c 'command -v docker') >"$T/which"
+ok "the engine the runs found is the fake one" [ "$(cat "$T/which")" = "$T/bin/docker" ]
 t_done
