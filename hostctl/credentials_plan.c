@@ -2,12 +2,12 @@
  * host/cli-sandbox's find_credentials, cred_in_file and add_credentials,
  * their messages word for word. */
 #include "hostctl/credentials_plan.h"
-#include "hostctl/refusal.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "base/credentials.h"
+#include "hostctl/refusal.h"
 
 static bool var_name_ok(const char *s)
 {

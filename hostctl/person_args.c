@@ -5,8 +5,8 @@
 #include "base/cli_names.h"
 #include "hostctl/person_args.h"
 #include "hostctl/printable.h"
-#include "hostctl/validate.h"
 #include "hostctl/refusal.h"
+#include "hostctl/validate.h"
 
 /* The words, a --NAME=VALUE one read as two (the runner's
  * set -- "${_a%%=*}" "${_a#*=}" "$@"): next hands out the VALUE part before
