@@ -235,11 +235,21 @@ static int shell_words(struct person_args *a, struct words *w, char *err, size_t
 	return 0;
 }
 
-/* After the words: the checks the runner made before asking anything. */
-static int finish(struct person_args *a, char *err, size_t len)
+/* Each value goes back to the runner as one KEY=VALUE line. */
+static int one_line_values(const struct person_args *a, char *err, size_t len)
 {
 	const char *values[] = { a->url, a->workspace, a->image, a->allow };
 
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		if (values[i] && !one_line(values[i]))
+			return refusal(err, len, "a value holds a line break or another control character: give the path, "
+						 "URL, image or name without it");
+	return 0;
+}
+
+/* After the words: the checks the runner made before asking anything. */
+static int finish(struct person_args *a, char *err, size_t len)
+{
 	if (a->json && strcmp(a->cmd, "doctor") != 0)
 		return refusal(err, len, "--json is for doctor only (ping, status: after the command)");
 	a->cli_named = a->cli != NULL;
@@ -255,11 +265,6 @@ static int finish(struct person_args *a, char *err, size_t len)
 		if (a->no_pinning)
 			return refusal(err, len, "--no-pinning needs --interactive: the managed profile has no DNS at all");
 	}
-	/* each goes back to the runner as one KEY=VALUE line */
-	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
-		if (values[i] && !one_line(values[i]))
-			return refusal(err, len, "a value holds a line break or another control character: give the path, "
-						"URL, image or name without it");
 	return 0;
 }
 
@@ -364,9 +369,9 @@ int person_args_parse(int argc, char **argv, person_env_fn env, struct person_ar
 	}
 	a->used = w.i;
 	if (strcmp(a->cmd, "demo") == 0)  /* host/lib/demo.sh reads its own words, and --json */
-		return 0;
+		return one_line_values(a, err, len);
 	if (strcmp(a->cmd, "shell") == 0 && shell_words(a, &w, err, len))
 		return -1;
 	a->used = w.i;
-	return finish(a, err, len);
+	return finish(a, err, len) ? -1 : one_line_values(a, err, len);
 }
