@@ -3,11 +3,11 @@
  * their messages word for word. */
 #include "hostctl/credentials_plan.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/credentials.h"
+#include "hostctl/refusal.h"
 
 static bool var_name_ok(const char *s)
 {
@@ -17,17 +17,6 @@ static bool var_name_ok(const char *s)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
 			return false;
 	return true;
-}
-
-static int refuse(char *err_text, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int refuse(char *err_text, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err_text, len, fmt, ap);
-	va_end(ap);
-	return -1;
 }
 
 /* The target of key-env's copy: key_to, else the CLI's first variable. */
@@ -144,15 +133,15 @@ int cred_plan(const struct cred_in *in, struct cred_out *out, char *err_text, si
 
 	memset(out, 0, sizeof(*out));
 	if (in->n_given > CRED_MAX || in->n_copy > CRED_MAX)
-		return refuse(err_text, len, "at most %d variables", CRED_MAX);
+		return refusal(err_text, len, "at most %d variables", CRED_MAX);
 	for (size_t i = 0; i < in->n_given; i++)
 		if (!var_name_ok(in->given[i]))
-			return refuse(err_text, len, "bad variable name in --var");
+			return refusal(err_text, len, "bad variable name in --var");
 	for (size_t i = 0; i < in->n_copy; i++)
 		if (!var_name_ok(in->copy[i].from) || !var_name_ok(in->copy[i].to))
-			return refuse(err_text, len, "bad variable name in --copy");
+			return refusal(err_text, len, "bad variable name in --copy");
 	if ((in->key_env && *in->key_env && !var_name_ok(in->key_env)) || (in->key_to && !var_name_ok(in->key_to)))
-		return refuse(err_text, len, "bad variable name in --key-env or --key-to");
+		return refusal(err_text, len, "bad variable name in --key-env or --key-to");
 	if (in->n_given) {
 		for (size_t i = 0; i < in->n_given; i++)
 			add_name(out->vars, &out->n_vars, in->given[i]);

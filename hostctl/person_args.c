@@ -1,11 +1,11 @@
 /* The person's words, read as the runner read them (person_args.h). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/cli_names.h"
 #include "hostctl/person_args.h"
 #include "hostctl/printable.h"
+#include "hostctl/refusal.h"
 #include "hostctl/validate.h"
 
 /* The words, a --NAME=VALUE one read as two (the runner's
@@ -51,17 +51,6 @@ static const char *next_name(struct words *w, struct person_args *a)
 	return a->split;
 }
 
-static int refuse(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int refuse(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* The runner's cli_names: "claude, codex, pi, gemini, opencode". */
 static const char *cli_list(void)
 {
@@ -77,9 +66,9 @@ static const char *cli_list(void)
 static int set_cli(struct person_args *a, const char *name, char *err, size_t len)
 {
 	if (!*name || !cs_cli_by_name(name))
-		return refuse(err, len, "unknown CLI '%s': use one of %s", name, cli_list());
+		return refusal(err, len, "unknown CLI '%s': use one of %s", name, cli_list());
 	if (a->cli && strcmp(a->cli, name) != 0)
-		return refuse(err, len, "choose one CLI, not both %s and %s", a->cli, name);
+		return refusal(err, len, "choose one CLI, not both %s and %s", a->cli, name);
 	a->cli = name;
 	return 0;
 }
@@ -87,7 +76,7 @@ static int set_cli(struct person_args *a, const char *name, char *err, size_t le
 static int set_profile(struct person_args *a, const char *profile, char *err, size_t len)
 {
 	if (a->profile && strcmp(a->profile, profile) != 0)
-		return refuse(err, len, "--managed and --interactive exclude each other: choose one");
+		return refusal(err, len, "--managed and --interactive exclude each other: choose one");
 	a->profile = profile;
 	return 0;
 }
@@ -115,7 +104,7 @@ static int env_bool(person_env_fn env, const char *name, bool dflt, bool *out, c
 	else if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)
 		*out = strcmp(v, "true") == 0;
 	else
-		return refuse(err, len, "%s='%s' is not valid: set it to true or false (or unset it)", name, v);
+		return refusal(err, len, "%s='%s' is not valid: set it to true or false (or unset it)", name, v);
 	return 0;
 }
 
@@ -147,7 +136,7 @@ static int program(struct person_args *a, const struct words *w, const char *cmd
 static int value(struct words *w, const char *name, const char **to, char *err, size_t len)
 {
 	if (!more(w))
-		return refuse(err, len, "%s needs a value: see cli-sandbox --help", name);
+		return refusal(err, len, "%s needs a value: see cli-sandbox --help", name);
 	*to = next(w);
 	return 0;
 }
@@ -194,7 +183,7 @@ static int option(struct person_args *a, struct words *w, const char *o, char *e
 		if (value(w, o, &v, err, len) || set_profile(a, "managed", err, len))
 			return -1;
 		if (has_userinfo(v))
-			return refuse(err, len,
+			return refusal(err, len,
 				      "the URL holds a user name or password (user:pass@host), which would be stored and shown: "
 				      "give the URL without it, and the key in an exported variable named with --key-env VAR "
 				      "(endpoints add NAME URL --key-env VAR)");
@@ -205,7 +194,7 @@ static int option(struct person_args *a, struct words *w, const char *o, char *e
 		if (value(w, o, &v, err, len))
 			return -1;
 		if (!valid_endpoint_name(v, strlen(v)))
-			return refuse(err, len,
+			return refusal(err, len,
 				      "bad endpoint name '%s': use letters, digits, '-', '_' and '.', starting with a letter or digit",
 				      v);
 		a->endpoint = v;
@@ -217,7 +206,7 @@ static int option(struct person_args *a, struct words *w, const char *o, char *e
 		if (value(w, o, &v, err, len))
 			return -1;
 		if ((size_t)snprintf(a->allow + n, sizeof(a->allow) - n, "%s%s", n ? "," : "", v) >= sizeof(a->allow) - n)
-			return refuse(err, len, "--allow's names are too long together: give fewer");
+			return refusal(err, len, "--allow's names are too long together: give fewer");
 		return 0;
 	}
 	return 1;
@@ -240,37 +229,42 @@ static int shell_words(struct person_args *a, struct words *w, char *err, size_t
 		} else if (strcmp(o, "--") == 0)
 			break;
 		else
-			return refuse(err, len, "unknown shell argument '%s': use cli-sandbox shell [-w DIR] [--cli CLI] [-- BASH-ARGS...]",
+			return refusal(err, len, "unknown shell argument '%s': use cli-sandbox shell [-w DIR] [--cli CLI] [-- BASH-ARGS...]",
 				      o);
 	}
+	return 0;
+}
+
+/* Each value goes back to the runner as one KEY=VALUE line. */
+static int one_line_values(const struct person_args *a, char *err, size_t len)
+{
+	const char *values[] = { a->url, a->workspace, a->image, a->allow };
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		if (values[i] && !one_line(values[i]))
+			return refusal(err, len, "a value holds a line break or another control character: give the path, "
+						 "URL, image or name without it");
 	return 0;
 }
 
 /* After the words: the checks the runner made before asking anything. */
 static int finish(struct person_args *a, char *err, size_t len)
 {
-	const char *values[] = { a->url, a->workspace, a->image, a->allow };
-
 	if (a->json && strcmp(a->cmd, "doctor") != 0)
-		return refuse(err, len, "--json is for doctor only (ping, status: after the command)");
+		return refusal(err, len, "--json is for doctor only (ping, status: after the command)");
 	a->cli_named = a->cli != NULL;
 	a->cli = a->cli ? a->cli : "claude";
 	a->profile = a->profile ? a->profile : "managed";
 	if (*a->engine && strcmp(a->engine, "docker") != 0 && strcmp(a->engine, "podman") != 0)
-		return refuse(err, len, "unknown engine '%s': use --engine docker or --engine podman", a->engine);
+		return refusal(err, len, "unknown engine '%s': use --engine docker or --engine podman", a->engine);
 	if (strcmp(a->profile, "managed") == 0) {
 		if (a->allow[0])
-			return refuse(err, len, "--allow needs --interactive: the managed profile allows only the model endpoint");
+			return refusal(err, len, "--allow needs --interactive: the managed profile allows only the model endpoint");
 		if (a->host_network)
-			return refuse(err, len, "--allow-host-network needs --interactive: the managed profile allows only the model endpoint");
+			return refusal(err, len, "--allow-host-network needs --interactive: the managed profile allows only the model endpoint");
 		if (a->no_pinning)
-			return refuse(err, len, "--no-pinning needs --interactive: the managed profile has no DNS at all");
+			return refusal(err, len, "--no-pinning needs --interactive: the managed profile has no DNS at all");
 	}
-	/* each goes back to the runner as one KEY=VALUE line */
-	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
-		if (values[i] && !one_line(values[i]))
-			return refuse(err, len, "a value holds a line break or another control character: give the path, "
-						"URL, image or name without it");
 	return 0;
 }
 
@@ -323,7 +317,7 @@ int person_args_parse(int argc, char **argv, person_env_fn env, struct person_ar
 			continue;
 		}
 		if (o[0] == '-')
-			return refuse(err, len,
+			return refusal(err, len,
 				      "unknown option '%s': see cli-sandbox --help (the script's options go before the CLI's name; "
 				      "everything after the name goes to the CLI)",
 				      o);
@@ -342,7 +336,7 @@ int person_args_parse(int argc, char **argv, person_env_fn env, struct person_ar
 			break;
 		}
 		if (!cs_cli_by_name(o))
-			return refuse(err, len,
+			return refusal(err, len,
 				      "unknown command '%s': use a CLI (%s), shell, build, doctor, endpoints, up, down, ping, "
 				      "status, models or demo (see --help)",
 				      o, cli_list());
@@ -375,9 +369,9 @@ int person_args_parse(int argc, char **argv, person_env_fn env, struct person_ar
 	}
 	a->used = w.i;
 	if (strcmp(a->cmd, "demo") == 0)  /* host/lib/demo.sh reads its own words, and --json */
-		return 0;
+		return one_line_values(a, err, len);
 	if (strcmp(a->cmd, "shell") == 0 && shell_words(a, &w, err, len))
 		return -1;
 	a->used = w.i;
-	return finish(a, err, len);
+	return finish(a, err, len) ? -1 : one_line_values(a, err, len);
 }

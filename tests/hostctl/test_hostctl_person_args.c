@@ -113,6 +113,7 @@ int main(void)
 	CHECK(refused("--allow-host-network", "--allow-host-network needs --interactive"), "%s", err);
 	CHECK(refused("--no-pinning", "--no-pinning needs --interactive"), "%s", err);
 	CHECK(refused("-w a\nb", "a value holds a line break"), "a value a line cannot carry: %s", err);
+	CHECK(refused("--image x\narg_cmd=run demo", "a value holds a line break"), "... demo's too: %s", err);
 	env_keys_in = "yes";
 	CHECK(refused("claude", "CLI_SANDBOX_KEYS_IN='yes' is not valid: set it to true or false"), "%s", err);
 	CHECK(parse("endpoints list") == 0, "... but the program's commands named first go on (as the script's)");
