@@ -20,7 +20,11 @@ for t in /usr/bin/true /bin/true; do [ -x "$t" ] && ln -s "$t" "$T/bin/docker" &
 [ -x "$T/bin/docker" ] || { echo "Bail out! no true(1) in /usr/bin or /bin for the fake engine"; exit 1; }
 
 # person ARG...: the runner as a person runs it, with a fresh home and a key in the shell.
+# HARNESS=1: the same subshell and env with nothing to run (env prints the environment): the
+# measurement's own time, not the host side's.
+HARNESS=''
 person() {
+	if [ -n "$HARNESS" ]; then (cd "$T/ws" && env -i PATH="$T/bin:/usr/local/bin:/usr/bin:/bin") >/dev/null 2>&1; return; fi
 	(cd "$T/ws" && env -i PATH="$T/bin:/usr/local/bin:/usr/bin:/bin" HOME="$T/home" \
 		CLI_SANDBOX_CTL="$CTL" CLI_SANDBOX_ENGINE=docker ANTHROPIC_API_KEY=sk-host-time-not-a-key \
 		sh "$ROOT/host/cli-sandbox" "$@") >/dev/null 2>&1
@@ -43,6 +47,9 @@ measure() {
 		[ "$max" -ge "$ms" ] || max=$ms
 		i=$((i + 1))
 	done
+	mean=$((total / RUNS))
+	[ -z "$HARNESS" ] || { harness=$mean; printf '# %-28s mean %4d.%03d ms (the subshell, env and date around each run: subtracted below)\n' "$name" $((mean / 1000)) $((mean % 1000)); return; }
+	net=$((mean - harness))
 	execs='(strace not installed)'
 	if command -v strace >/dev/null 2>&1; then
 		(cd "$T/ws" && env -i PATH="$T/bin:/usr/local/bin:/usr/bin:/bin" HOME="$T/home" \
@@ -50,9 +57,9 @@ measure() {
 			strace -f -qq -e trace=execve,fork,vfork,clone,clone3 -o "$T/trace" sh "$ROOT/host/cli-sandbox" "$@") >/dev/null 2>&1
 		execs="$(grep -c 'execve(' "$T/trace") execs, $(grep -Ec '(fork|clone3?)\(' "$T/trace") forks"
 	fi
-	printf '# %-28s mean %4d.%03d ms  min %4d.%03d  max %4d.%03d  (%s runs; %s)\n' "$name" \
-		$((total / RUNS / 1000)) $((total / RUNS % 1000)) $((min / 1000)) $((min % 1000)) \
-		$((max / 1000)) $((max % 1000)) "$RUNS" "$execs"
+	printf '# %-28s mean %4d.%03d ms  min %4d.%03d  max %4d.%03d  host side %d.%03d ms  (%s runs; %s)\n' "$name" \
+		$((mean / 1000)) $((mean % 1000)) $((min / 1000)) $((min % 1000)) \
+		$((max / 1000)) $((max % 1000)) $((net / 1000)) $((net % 1000)) "$RUNS" "$execs"
 }
 
 read -r load _ </proc/loadavg
@@ -61,6 +68,9 @@ i=0 t0=$(date +%s%N)
 while [ $i -lt "$RUNS" ]; do sh -c : ; i=$((i + 1)); done
 t1=$(date +%s%N)
 echo "# load $load; $(nproc) CPUs; an exec of sh costs $(((t1 - t0) / RUNS / 1000)) us here; each figure below includes one exec of date (the clock read after)"
+harness=0
+HARNESS=1 measure "the harness alone"
+HARNESS=''
 measure "claude --dry-run (keys out)" --managed http://192.0.2.1:4000 --dry-run claude
 measure "claude --keys-in --dry-run" --keys-in --managed http://192.0.2.1:4000 --dry-run claude
 measure "--interactive --dry-run" --interactive --dry-run claude
