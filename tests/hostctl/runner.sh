@@ -3,7 +3,9 @@
 # lines in order, the endpoints file's check first, a missing endpoint stopping before the
 # limits, the limits' errors, the CLI's row from base/cli_names.c, the ids and CapBnd against
 # /proc/self/status, and the workspace's write test as the sandbox user (as root: the kernel
-# asked as uid 1000, a folder's parents not counting). Prints TAP.
+# asked as uid 1000, a folder's parents not counting); runner --argv (the program's own command on
+# the descriptor named, a refusal in the script's words, a run's choices then its facts, ws_error);
+# host-address and --url. Prints TAP.
 set -u
 # shellcheck disable=SC1091  # tests/lib/tap.sh: the shared TAP helper
 . "$(cd "$(dirname "$0")/.." && pwd)/lib/tap.sh"
@@ -169,6 +171,31 @@ ok "... CLI_SANDBOX_HOST_ADDRESS first, the engine not asked" sh -c 'rm -f "$1";
 ok "... rootless podman: refused with the fix" sh -c 'case $1 in "host_error=rootless podman has no fixed address"*CLI_SANDBOX_HOST_ADDRESS*) ;; *) exit 1 ;; esac' _ "$(hurl 10.88.0.1 http://localhost:1 1000 podman)"
 ok "... rootful podman: the network's gateway" [ "$(hurl 10.88.0.1 http://localhost:1 0 podman upnet)" = "host_url=http://10.88.0.1:1${NL}host_addr=10.88.0.1" ]
 ok "... no address: the network named in the fix" sh -c 'case $1 in "host_error=cannot learn the host'"'"'s address from docker'"'"'s network upnet: start docker"*) ;; *) exit 1 ;; esac' _ "$(hurl garbage http://localhost:1 0 docker upnet)"
+# runner --argv: the person's words (docs/hostctl.md, "runner --argv")
+"$CTL" runner --argv --stdout-fd 3 -- endpoints list 3>"$T/term" >"$T/out" 2>"$T/err"; rc=$?
+ok "--argv: the program's own command runs in place, its output on --stdout-fd's descriptor" \
+	sh -c '[ "$1" = 0 ] && [ ! -s "$2/out" ] && grep -q "no endpoints" "$2/term"' _ "$rc" "$T"
+"$CTL" runner --argv --stdout-fd 3 -- --json --frob 3>"$T/term" >"$T/out" 2>"$T/err"; rc=$?
+ok "... a refusal is the script's line, exit 2, nothing on either output" \
+	sh -c '[ "$1" = 2 ] && [ ! -s "$2/out" ] && [ ! -s "$2/term" ] && grep -qx "cli-sandbox: unknown option .--frob.: see cli-sandbox --help.*" "$2/err"' _ "$rc" "$T"
+run --argv -- --dry-run -w "$T/ws" --engine docker --managed http://192.0.2.1:4000 codex exec hi
+ok "... a run: its choices, then the facts, one call" sh -c '[ "$1" = 0 ]' _ "$rc"
+ok "... the choices and the words the script shifts (8: codex's are exec hi)" line arg_cmd=run arg_used=8 arg_cli=codex \
+	arg_cli_named=true arg_profile=managed arg_url=http://192.0.2.1:4000 arg_dry_run=true arg_keys_in=false \
+	engine=docker "engine_why=chosen with --engine"
+ok "... then the facts asked as a run asks them: the row, limits, workspace, identity, plan" order arg_cmd engine clis \
+	cli_dir lim_pids ws_writable ws_path sb_uid route
+run --argv -- --engine docker codex build --pull
+ok "... a CLI's build with the engine named: the choices alone (the engine's words are --pull)" \
+	sh -c '[ "$1" = 0 ] && grep -qx arg_cmd=build "$2" && grep -qx arg_used=4 "$2" && ! grep -q "^clis=" "$2"' _ "$rc" "$T/out"
+run --argv -- --engine docker --endpoint nope claude
+ok "... no such endpoint: the script's refusal, said here" \
+	sh -c '[ "$1" = 2 ] && grep -qx "cli-sandbox: no endpoint named .nope.: see .cli-sandbox endpoints list." "$2"' _ "$rc" "$T/err"
+run --argv -- --engine docker --interactive -w "$T/home" claude
+ok "... the home as the workspace: ws_error, for the script to refuse with" \
+	grep -qx "ws_error=refusing to mount your home directory $T/home as the workspace (it holds your credentials): cd into a project directory or pass --workspace DIR" "$T/out"
+run --argv --stdout-fd 1 -- endpoints list
+ok "... --stdout-fd 0, 1 or 2 refused" sh -c '[ "$1" = 2 ]' _ "$rc"
 "$CTL" runner --help >"$T/out"
 ok "runner --help" grep -q "^Usage: cli-sandbox-ctl runner" "$T/out"
 # cli-sandbox --help is the program's usage: every CLI of the table, by name and with its variables
