@@ -144,7 +144,7 @@ static int value(struct words *w, const char *name, const char **to, char *err, 
 /* One option of the runner's; 1 when name is none of them. */
 static int option(struct person_args *a, struct words *w, const char *o, char *err, size_t len)
 {
-	const char *v;
+	const char *v = NULL;  /* (set by value(); gcc -O2 cannot tell) */
 	bool *flag = strcmp(o, "--allow-host-network") == 0 ? &a->host_network
 		     : strcmp(o, "--allow-userns") == 0	     ? &a->allow_userns
 		     : strcmp(o, "--docker-socket") == 0     ? &a->socket
@@ -222,7 +222,7 @@ static int shell_words(struct person_args *a, struct words *w, char *err, size_t
 			if (value(w, o, &a->workspace, err, len))
 				return -1;
 		} else if (strcmp(o, "--cli") == 0) {
-			const char *v;
+			const char *v = NULL;
 
 			if (value(w, o, &v, err, len) || set_cli(a, v, err, len))
 				return -1;
