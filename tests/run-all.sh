@@ -46,6 +46,7 @@ trap 'rm -rf "$RESULTS"' EXIT
 trap 'exit 1' INT TERM
 : > "$RESULTS/table"
 : > "$RESULTS/skips"
+: > "$RESULTS/fails"
 nsteps=0
 
 step() {  # step NAME COMMAND...: runs it, records its checks, skips, time and any failure
@@ -67,6 +68,7 @@ step() {  # step NAME COMMAND...: runs it, records its checks, skips, time and a
 		echo "0 1 0" > "$out.tally"
 	read -r p f s < "$out.tally"
 	sed -n "s|^skip |$name: |p" "$out.tally" >> "$RESULTS/skips"
+	sed -n "s|^fail |$name: |p" "$out.tally" >> "$RESULTS/fails"
 	echo "$name $p $f $s $seconds" >> "$RESULTS/table"
 	if [ "$rc" = 0 ] && [ "$f" = 0 ]; then
 		echo "=== $name: passed ($p passed, $s skipped, ${seconds} s)"
@@ -76,8 +78,8 @@ step() {  # step NAME COMMAND...: runs it, records its checks, skips, time and a
 	fi
 }
 
-# The closing table: a line per step, every skip with its reason, then the
-# plain closing line alone (CI reads it).  A skip is never counted as a pass.
+# The closing table: a line per step, every skip with its reason, every failed
+# check, then the plain closing line alone (CI reads it).  A skip is never counted as a pass.
 summary() {
 	echo
 	awk '
@@ -88,6 +90,14 @@ summary() {
 		echo
 		echo "skipped, with the reason (a skip is not a pass):"
 		sed 's/^/  /' "$RESULTS/skips"
+	fi
+	# what failed comes last, beside the closing line: CI shows only the end of the output
+	if [ -s "$RESULTS/fails" ]; then
+		echo
+		echo "failed, each check (the first 40):"
+		head -n 40 "$RESULTS/fails" | cut -c1-300 | sed 's/^/  /'
+		n=$(wc -l < "$RESULTS/fails")
+		[ "$n" -le 40 ] || echo "  ... and $((n - 40)) more: each step's output above names them"
 	fi
 	echo
 	[ -z "$failed" ] || echo "FAILED steps:$failed"

@@ -1,6 +1,8 @@
 # tally.awk: counts what one step of tests/run-all.sh proved, from what it
 # printed.  Prints one line "PASSED FAILED SKIPPED", then one line per skip:
-# "skip REASON".
+# "skip REASON", then one line per failure: "fail WHAT" (the "not ok" line, or
+# the test that failed without one), so the closing table can name them: CI
+# shows only the end of the output.
 #
 #   awk -v rc=STATUS -f tally.awk STEP-OUTPUT [LastTest.log...]
 #
@@ -21,7 +23,7 @@
 
 function tap(line, where,    r) {
 	if (line ~ /^not ok([ \t]|$)/) {
-		failed++
+		fail(where line)
 		return 1
 	}
 	if (line !~ /^ok([ \t]|$)/)
@@ -42,6 +44,11 @@ function tap(line, where,    r) {
 	return 1
 }
 
+function fail(what) {
+	failed++
+	fails[failed] = what
+}
+
 function skip(reason) {
 	skipped++
 	reasons[skipped] = reason
@@ -56,11 +63,12 @@ function close_test(result) {
 		skip(test ": " (why != "" ? why : (first != "" ? first : "(no reason printed)")))
 	} else {
 		passed += tp
-		failed += tf
+		for (i = 1; i <= tf; i++)
+			fail(test ": " tfline[i])
 		for (i = 1; i <= ts; i++)
 			skip(test ": " treason[i])
-		if (result == "Failed" && tf == 0)
-			failed++  # a crash, a timeout, an exit status after every check passed
+		if (result == "Failed" && tf == 0)  # a crash, a timeout, an exit status after every check passed
+			fail(test ": failed with no \"not ok\" line (a crash, a timeout or its exit status)")
 		else if (result == "Passed" && tp + tf + ts == 0)
 			passed++  # a test that reports no TAP: one check
 		if (result == "Failed")
@@ -82,6 +90,8 @@ file == 1 && list != "" && /^[ \t]+[0-9]+ - / {
 	sub(/ \([^()]*\)$/, "", name)
 	if (list == "skipped")
 		ctest_skipped[name] = 1
+	else
+		ctest_failed_name[++nfailed_names] = name
 	next
 }
 file == 1 && list != "" { list = "" }
@@ -106,7 +116,7 @@ test != "" && /^Output:$/ { in_output = 1; getline; next }
 test != "" && /^<end of output>$/ { in_output = 0; next }
 test != "" && in_output {
 	if ($0 ~ /^not ok([ \t]|$)/)
-		tf++
+		tfline[++tf] = $0
 	else if ($0 ~ /^ok([ \t]|$)/ && match($0, /(^|[^\\])#[ \t]*[Ss][Kk][Ii][Pp][^ \t]*/)) {
 		r = substr($0, RSTART + RLENGTH)
 		sub(/^[ \t:]*/, "", r)
@@ -129,11 +139,19 @@ END {
 	if (ctest_runs == 0)
 		for (i = 1; i <= nstream; i++)
 			tap(stream[i], "")
-	else if (counted_failed < ctest_failed)
-		failed += ctest_failed - counted_failed
+	else if (counted_failed < ctest_failed) {
+		# failures whose output the log lacks: ctest's own list names them
+		names = ""
+		for (i = 1; i <= nfailed_names; i++)
+			names = names (i > 1 ? ", " : "") ctest_failed_name[i]
+		for (i = counted_failed; i < ctest_failed; i++)
+			fail("ctest: failed, with no output in LastTest.log (ctest's list: " (names != "" ? names : "none printed") ")")
+	}
 	if (rc != 0 && failed == 0)
-		failed = 1
+		fail("exited with status " rc " and printed no \"not ok\"")
 	print passed, failed, skipped
 	for (i = 1; i <= skipped; i++)
 		print "skip " reasons[i]
+	for (i = 1; i <= failed; i++)
+		print "fail " fails[i]
 }
