@@ -1,6 +1,7 @@
-# host/lib/ping.sh: 'ping' (does the model answer, and with a structured tool call, on the
 # shellcheck shell=sh
-# exact path the CLI will use; 'status' and doctor's checks are cli-sandbox-ctl's).
+# host/lib/ping.sh: 'ping' (does the model answer, and with a structured tool call, on the
+# exact path the CLI will use, a run's: through the key broker when a key of the person's is on
+# it, the router behind it when translating; 'status' and doctor's checks are cli-sandbox-ctl's).
 # Sourced by host/cli-sandbox; docs/gateway.md. The checks themselves run in host/lib/ping.mjs, inside
 # the sandbox image behind its managed firewall (and inside the gateway's container for the
 # upstream), never from this host.
@@ -13,7 +14,8 @@ ping_sandbox() {
 	# The run's limits (pids, memory, CPUs, open files, /tmp), as a run of the CLI gets them.
 	add_limits
 	for _a in ${CLI_SANDBOX_ENGINE_ARGS:-}; do add "$_a"; done
-	[ "$PLAN" != gateway ] || add --network "$GW_NET"
+	# through the key broker: a name the session's guardian removes, and the broker's network alone
+	[ "$KB" != true ] || add --name "$RUN_CT" --network "$KB_NET"
 	add --cap-drop=ALL --cap-add=NET_ADMIN --cap-add=SETUID --cap-add=SETGID --cap-add=SETPCAP
 	add --security-opt=no-new-privileges
 	add -v "$libdir/ping.mjs:/opt/cli-sandbox/ping.mjs:ro"
@@ -31,11 +33,13 @@ ping_sandbox() {
 	"$engine" "$@" 2>&1 </dev/null | ctl_exec ping-report --lines "$_check"
 }
 
-# ping_upstream: the direct check from the gateway's container (where the key is).
-# The key is in the router's environment only (its secrets file is gone once it answers), not
-# in the container's: a shell in it copies the variable from the router's (PID 1, the same
-# uid) into the check's, so that no value is in an argument here or there.
+# ping_upstream: the translator's upstream, checked from the router's container, where the key
+# is (up's router, else this ping's session's). The key is in the router's environment only (its
+# secrets file is gone once it answers), not in the container's: a shell in it copies the
+# variable from the router's (PID 1, the same uid) into the check's, so that no value is in an
+# argument here or there.
 ping_upstream() {
+	gw_state "$endpoint" || GW_CT=cli-sandbox-gw-run-$$
 	_api=$UP_API
 	[ "$EP_TYPE" != ollama ] || _api=ollama
 	eng exec -i -e "PING_URL=$HOST_URL" -e "PING_API=$_api" -e PING_CHECK=direct -e PING_TOOLS=0 \
@@ -49,7 +53,7 @@ ping_upstream() {
 # verdict, READY or NOT OK; fail when NOT OK (cli-sandbox-ctl ping-report, docs/hostctl.md).
 ping_report() {
 	_lines=$1 _j=$2
-	set -- ping-report --cli "$cli" --endpoint "$endpoint" --path "$PLAN"
+	set -- ping-report --cli "$cli" --endpoint "$endpoint" --path "$ROUTE"
 	[ "$_j" = false ] || set -- "$@" --json
 	printf '%s\n' "$_lines" | ctl_exec "$@"
 }
@@ -90,26 +94,28 @@ ping_main() {
 		shift
 	done
 	[ -n "$engine" ] || die "neither docker nor podman is installed: install one of them"
-	plan_backend "$cli" "$endpoint" "$keep_keys_out"
+	# The run's own plan: keys out through the key broker unless --keys-in (--keep-keys-out,
+	# the default, changes nothing here either).
+	plan_backend "$cli" "$endpoint" false
 	[ "$PLAN" != legacy ] || die "endpoint '$endpoint' has no type: re-add it with 'cli-sandbox endpoints add $endpoint $EP_URLQ' (it is probed) to ping it"
 	models_check_installed
-	_pong=''
-	if [ "$PLAN" = gateway ]; then
-		gw_host_url "$EP_URL" || die "$ERR"
-		if ! gw_state "$endpoint"; then
-			gw_names "ping-$$"
-			gw_run=true
-			trap on_exit EXIT
-			trap 'exit 130' INT
-			trap 'exit 143' TERM
-			gw_start "$HOST_URL"
+	_pong='' KB=false
+	case $ROUTE in broker | translator) KB=true; kb_own_network_refused ;; esac
+	if [ "$KB" = true ]; then
+		# A run's sidecars (host/lib/keys.sh): the broker, up's or this ping's own, and behind
+		# it, translating, the router. The sandbox gets a token of this ping's, never the key.
+		RUN_CT=cli-sandbox-run-$$
+		keys_session
+		if [ "$PLAN" = gateway ]; then
+			gw_host_url "$EP_URL" || die "$ERR"
+			_pong=$(ping_upstream)
 		fi
-		_pong=$(ping_upstream)
-		PING_URL=http://$GW_IP:$GW_PORT
-		ping_creds "$TOKEN"
+		PING_URL=$KB_URL
+		ping_creds "$KB_TOKEN"
 		_pong="$_pong
-$(ping_sandbox "$CLI_API" gateway "$_tools")"
+$(ping_sandbox "$CLI_API" broker "$_tools")"
 	else
+		# No key of the person's on the path (a keyless Ollama), or --keys-in: the endpoint itself.
 		host_url "$CLI_URL" || die "$ERR"
 		PING_URL=$HOST_URL
 		VAL=''

@@ -80,14 +80,10 @@ pin_cmd() {
 }
 
 # pin_network_words: the run's network, where it has its own: the key broker's (host/lib/keys.sh;
-# a translation's router sits behind it), else the gateway's. With pinning the resolver's
-# container owns the namespace, so it is the one on that network.
+# a translation's router sits behind it). With pinning the resolver's container owns the
+# namespace, so it is the one on that network.
 pin_network_words() {
-	if [ "${KB:-false}" = true ]; then
-		add --network "$KB_NET"
-	elif [ "$PLAN" = gateway ]; then
-		add --network "$GW_NET"
-	fi
+	[ "${KB:-false}" = false ] || add --network "$KB_NET"
 }
 
 # pin_sandbox_words: the sandbox's own words (after the limits); with pinning, it joins the

@@ -125,7 +125,7 @@ ctl_read() {
 		arg_allow_host_writes) allow_host_writes=$_v ;;
 		arg_dry_run) dry_run=$_v ;;
 		arg_json) json=$_v ;;
-		arg_keep_keys_out) keep_keys_out=$_v ;;
+		arg_keep_keys_out) ;;  # (the default: it changes nothing)
 		arg_keys_in) keys_in=$_v ;;
 		'') [ -z "$_l" ] || die "cli-sandbox-ctl gave a line without a key: reinstall cli-sandbox and its program together" ;;
 		*) die "cli-sandbox-ctl gave an unknown key '${_l%%=*}': reinstall cli-sandbox and its program together" ;;

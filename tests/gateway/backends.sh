@@ -242,12 +242,18 @@ sed 's/^/#   /' "$WORK/ping1.out"
 rc=$?
 te "ping, a model that answers in text: NOT OK, non-zero" '[ $rc -ne 0 ] && grep -q '\''"ready":false'\'' "$WORK/ping2.out"'
 t "... with the hint to pick a tool-calling model" grep -q 'pick a model that calls tools' "$WORK/ping2.out"
-# The direct check through the gateway runs in the gateway's container, with the key the
-# router holds (the upstream requires it; the container's config does not have it).
-(cd "$WORK" && timeout 180 $CS --endpoint ant --keep-keys-out ping --cli claude --json >"$WORK/ping-key.out" 2>&1)
-t "ping's direct check from the gateway authenticates with the key the router holds" grep -q '"check":"direct","ok":true' "$WORK/ping-key.out"
-te "ping's output does not hold the key" '! grep -qF "$KEY" "$WORK/ping-key.out"'
+# ping takes a run's path (issue 32, item 10). Translating, the direct check runs in the
+# router's container, with the key the router holds (the upstream requires it; the container's
+# config does not have it), and the sandbox's check goes through the key broker to the router.
+(cd "$WORK" && timeout 180 $CS --endpoint up1 ping --cli claude --no-tools --json >"$WORK/ping-key.out" 2>&1)
+t "ping through the translator: the direct check from the router authenticates with the key it holds" grep -q '"check":"direct","ok":true' "$WORK/ping-key.out"
+t "... and the sandbox's, through the key broker and the router, is answered" grep -q '"path":"translator".*"check":"broker","ok":true' "$WORK/ping-key.out"
+# A keyed endpoint that speaks Messages: through the key broker, as a run of claude goes.
+(cd "$WORK" && timeout 180 $CS --endpoint ant ping --cli claude --no-tools --json >"$WORK/ping-ant.out" 2>&1)
+t "ping to a keyed endpoint: through the key broker, which alone holds the key" grep -q '"path":"broker".*"check":"broker","ok":true' "$WORK/ping-ant.out"
+te "ping's output does not hold the key" '! grep -qF "$KEY" "$WORK/ping-key.out" "$WORK/ping-ant.out"'
 t "ping left nothing running" [ "$(leftovers)" = 0 ]
+sed 's/^/#   /' "$WORK/ping-key.out" "$WORK/ping-ant.out"
 
 # status before and after up, then down.
 (cd "$WORK" && $CS --endpoint oll status --json >"$WORK/st1.out" 2>/dev/null)

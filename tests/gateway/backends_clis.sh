@@ -185,19 +185,20 @@ agent oll oll direct chat -
 # --keep-keys-out: the default now, the same path
 agent chat chat broker chat OPENAI_API_KEY --keep-keys-out
 
-# ping on opencode's path: direct to the Chat Completions upstream (its sandbox on the
-# upstream's network, as a direct run's), and through the gateway; gemini refused with the reason.
+# ping on opencode's path, a run's: keys out, through the key broker (which alone holds the key);
+# with --keys-in, direct to the Chat Completions upstream (its sandbox on the upstream's network,
+# as a direct run's); gemini refused with the reason.
 # --no-tools: these mocks script a shell tool call, not ping's own tool (the tool check is
 # backends.sh's, against a mock that calls any tool it is offered).
-(cd "$WORK/ws-chat" && CLI_SANDBOX_ENGINE_ARGS="$LIMITS --network $UPNET" timeout 180 $CS --endpoint chat ping --cli opencode --no-tools >"$WORK/ping-oc.out" 2>&1)
+(cd "$WORK/ws-chat" && timeout 180 $CS --endpoint chat ping --cli opencode --no-tools >"$WORK/ping-oc.out" 2>&1)
 rc=$?
-te "ping --cli opencode, direct (Chat Completions): READY, exit 0" '[ $rc -eq 0 ] && grep -q "^READY" "$WORK/ping-oc.out" && grep -q "^ok *direct" "$WORK/ping-oc.out"'
+te "ping --cli opencode, keys out: through the key broker, as a run: READY, exit 0" '[ $rc -eq 0 ] && grep -q "^READY (opencode via broker to chat)" "$WORK/ping-oc.out" && grep -q "^ok *broker" "$WORK/ping-oc.out"'
 sed 's/^/#   /' "$WORK/ping-oc.out"
-(cd "$WORK/ws-chat" && timeout 180 $CS --endpoint chat --keep-keys-out ping --cli opencode --no-tools >"$WORK/ping-ocgw.out" 2>&1)
+(cd "$WORK/ws-chat" && CLI_SANDBOX_ENGINE_ARGS="$LIMITS --network $UPNET" timeout 180 $CS --endpoint chat --keys-in ping --cli opencode --no-tools >"$WORK/ping-ocin.out" 2>&1)
 rc=$?
-te "ping --cli opencode --keep-keys-out, through the gateway: READY, exit 0" '[ $rc -eq 0 ] && grep -q "^READY" "$WORK/ping-ocgw.out" && grep -q "^ok *gateway" "$WORK/ping-ocgw.out"'
-sed 's/^/#   /' "$WORK/ping-ocgw.out"
-te "... its output does not hold the key, nothing left running" '! grep -qF "$KEY" "$WORK/ping-oc.out" "$WORK/ping-ocgw.out" && [ "$(leftovers)" = 0 ]'
+te "ping --cli opencode --keys-in: direct (Chat Completions), the key inside, as a run: READY, exit 0" '[ $rc -eq 0 ] && grep -q "^READY (opencode via direct to chat)" "$WORK/ping-ocin.out" && grep -q "^ok *direct" "$WORK/ping-ocin.out"'
+sed 's/^/#   /' "$WORK/ping-ocin.out"
+te "... its output does not hold the key, nothing left running" '! grep -qF "$KEY" "$WORK/ping-oc.out" "$WORK/ping-ocin.out" && [ "$(leftovers)" = 0 ]'
 (cd "$WORK/ws-chat" && timeout 60 $CS --endpoint chat ping --cli gemini >"$WORK/ping-gem.out" 2>&1)
 rc=$?
 te "ping --cli gemini: refused (non-zero) with the reason" '[ $rc -ne 0 ] && grep -q "gemini speaks only" "$WORK/ping-gem.out"'

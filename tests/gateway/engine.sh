@@ -284,11 +284,13 @@ fi
 te "... nor in any command line on this host" '! grep -qF "$TOKEN" "$WORK/ping1.ps"'
 te "... and no credentials file is left (the broker up keeps has its own directory)" '[ -z "$(ls -A "$XDG_RUNTIME_DIR" | grep -v "^cli-sandbox-session-up\.")" ]'
 t_note <"$WORK/ping1.out"
-# direct: the sandbox on the upstream network (what a person's default network is to the server)
+# A keyed endpoint that speaks Messages: a run's path, keys out (the broker on the upstream
+# network, CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK; the sandbox on the broker's alone).
 # shellcheck disable=SC2086 # CS: the runner's words
-watched_ping ping2 env CLI_SANDBOX_ENGINE_ARGS="$LIMITS --network $UPNET" $CS --endpoint gwo-ant ping --cli claude --no-tools
-te "$ENGINE: ping to a direct endpoint with a key: READY" '[ $rc -eq 0 ] && grep -q "^READY" "$WORK/ping2.out"'
+watched_ping ping2 $CS --endpoint gwo-ant ping --cli claude --no-tools
+te "$ENGINE: ping to a direct endpoint with a key: READY, through the key broker" '[ $rc -eq 0 ] && grep -q "^READY (claude via broker to gwo-ant)" "$WORK/ping2.out"'
 te "... its sandbox was inspected while it ran" 'grep -q "/run/cli-sandbox-credentials/env" "$WORK/ping2.inspect"'
+te "... on the broker's network" 'grep -qF "$BRNET" "$WORK/ping2.inspect"'
 te "... the upstream saw the key" 'grep "^HEADERS" "$WORK/log/ant.log" | grep -qF "$KEY"'
 te "... the key is in no inspect output" '! grep -qF "$KEY" "$WORK/ping2.inspect"'
 te "... nor in any command line on this host (but the mocks' own, which require it)" '! grep -v mock_gateway.py "$WORK/ping2.ps" | grep -qF "$KEY"'
