@@ -25,6 +25,7 @@
 #include "hostctl/plan.h"
 #include "hostctl/probe.h"
 #include "hostctl/reach.h"
+#include "hostctl/session.h"
 #include "hostctl/shquote.h"
 #include "hostctl/spawn.h"
 
@@ -215,27 +216,21 @@ static void check_broker_image(struct doctor_report *r, const struct doctor_args
 			  "build it: sh image/build.sh --cli broker (or set CLI_SANDBOX_BROKER_IMAGE; --keys-in puts the key in the sandbox instead)");
 }
 
-/* An `up` gateway's record (CLI_SANDBOX_HOME/gateway/NAME): its container
- * and address; false when there is none. */
+/* The router 'up' keeps behind its broker (session.h; its record CLI_SANDBOX_HOME/broker/NAME):
+ * its container and address; false when none runs for 'up' (no record, or up's broker
+ * translates nothing); a stale record (its session gone) gives ct "". */
 static bool up_record(const char *endpoint, char *path, size_t plen, char *ct, size_t clen, char *ip, size_t ilen)
 {
-	char rel[EP_NAME_MAX + 16], line[512];
+	char rel[EP_NAME_MAX + 16];
 	struct cs_error err;
-	FILE *f;
+	int r;
 
 	ct[0] = ip[0] = '\0';
-	snprintf(rel, sizeof(rel), "gateway/%s", endpoint);
-	if (home_file(rel, path, plen, &err) != 0 || !(f = fopen(path, "re")))
+	snprintf(rel, sizeof(rel), "broker/%s", endpoint);
+	if (home_file(rel, path, plen, &err) != 0)
 		return false;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (strncmp(line, "container=", 10) == 0)
-			snprintf(ct, clen, "%s", line + 10);
-		else if (strncmp(line, "ip=", 3) == 0)
-			snprintf(ip, ilen, "%s", line + 3);
-	}
-	fclose(f);
-	return true;
+	r = session_up_router(path, ct, clen, ip, ilen);
+	return r == 1 || r == 2;
 }
 
 static void check_gateway(struct doctor_report *r, const struct doctor_args *a, bool engine_ok, const char *qname)
@@ -250,10 +245,13 @@ static void check_gateway(struct doctor_report *r, const struct doctor_args *a, 
 		snprintf(d, sizeof(d), "not up: each run starts one for itself and stops it after (a long-lived one: cli-sandbox --endpoint %s up)", qname);
 		doctor_check(r, "gateway", true, d, NULL);
 	} else if (engine_ok && ct[0] && engine_ask(a->engine, words, out, sizeof(out), false) == 0 && strcmp(out, "true") == 0) {
-		snprintf(d, sizeof(d), "up: %s at %s:%d, which runs use", ct, ip, GATEWAY_PORT);
+		snprintf(d, sizeof(d), "up: %s at %s:%d, behind the key broker 'up' keeps, which runs join", ct, ip, GATEWAY_PORT);
 		doctor_check(r, "gateway", true, d, NULL);
 	} else {
-		snprintf(d, sizeof(d), "stale record %s: its container %s is not running", path, ct);
+		if (ct[0])
+			snprintf(d, sizeof(d), "stale record %s: its router %s is not running", path, ct);
+		else
+			snprintf(d, sizeof(d), "stale record %s: its session is gone (the machine restarted?)", path);
 		snprintf(f, sizeof(f), "cli-sandbox --endpoint %s down (then up again for a long-lived gateway)", qname);
 		doctor_check(r, "gateway", false, d, f);
 	}

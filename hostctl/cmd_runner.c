@@ -14,7 +14,6 @@
  *   ws_writable=yes|no ws_how   the workspace, for the sandbox user
  *   ws_path home_path ws_error   the workspace's and the home's canonical paths,
  *                           and the runner's refusal of that workspace
- *   memory_dir not_memory_dir   XDG_RUNTIME_DIR's and /dev/shm's file system
  *   sb_uid sb_gid state_host state_for_sb own_note, id_arg (a word a line)
  *                           with --identity: who the sandbox user is on this host
  *   sock sock_gid | sock_error   with --socket: the engine's API socket for
@@ -39,7 +38,6 @@
 #include "hostctl/git_identity.h"
 #include "hostctl/engine.h"
 #include "hostctl/home.h"
-#include "hostctl/memory_fs.h"
 #include "hostctl/plan.h"
 #include "hostctl/plan_format.h"
 #include "hostctl/printable.h"
@@ -190,25 +188,6 @@ static void workspace_paths(const char *dir)
 		       ws, h);
 	free(ws);
 	free(real);
-}
-
-/* Where the runner may put a file that must not reach a disk (the
- * credentials file, the broker's key): XDG_RUNTIME_DIR and /dev/shm, each
- * memory_dir= when its file system is tmpfs or ramfs, else not_memory_dir=
- * (the runner read /proc/self/mounts a byte at a time for it: a thousand
- * system calls and more where containers run).  The runner still checks
- * that it may write there. */
-static void memory_dirs(void)
-{
-	const char *dirs[] = { getenv("XDG_RUNTIME_DIR"), "/dev/shm" };
-
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		int on_memory;
-
-		if (!dirs[i] || !*dirs[i] || !one_line(dirs[i]) || (on_memory = memory_fs(dirs[i])) < 0)
-			continue;  /* the runner asks its shell */
-		printf("%s=%s\n", on_memory ? "memory_dir" : "not_memory_dir", dirs[i]);
-	}
 }
 
 static bool number(const char *s, unsigned *out)
@@ -460,7 +439,6 @@ int runner_facts(struct runner_args *a)
 		printf("ws_writable=%s\nws_how=%s\n", ok ? "yes" : "no", how);
 		workspace_paths(a->workspace);
 	}
-	memory_dirs();  /* every command's: up's gateway secrets too */
 	if (a->identity && !identity_lines(a) && a->person) {
 		free(eps);
 		return person_refusal("no state folder for the CLI: check that HOME (or CLI_SANDBOX_HOME) is a path without "

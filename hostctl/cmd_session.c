@@ -4,6 +4,7 @@
  * in an argument; what the runner needs goes out as KEY=VALUE lines. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,8 @@ static const char session_help[] =
 	"           --api API --upstream URL [--models M] [--key-form F] [--key-var NAME | --router-token]\n"
 	"           [--upstream-network NET] [--first CONTAINER]...\n"
 	"           [--translate --gateway-image IMAGE --gateway-upstream URL --upstream-api chat|anthropic --model M]\n"
-	"       cli-sandbox-ctl session start --keep NAME --record FILE ...   a broker kept for 'up' (no token, no guardian)\n"
+	"       cli-sandbox-ctl session start --keep NAME --record FILE ...   a broker (and router) kept for 'up' (no token,\n"
+	"                                                                     no guardian)\n"
 	"       cli-sandbox-ctl session join --record FILE [--dry-run] --id RUNNER-PID [--first CONTAINER]...\n"
 	"           [--api A --key-form F --mode direct|translate --models M]   a run's token on it (exit 3: none fits)\n"
 	"       cli-sandbox-ctl session down --record FILE                        up's broker ended (exit 3: none)\n"
@@ -33,7 +35,8 @@ static const char session_help[] =
 	"       cli-sandbox-ctl session gateway-config chat|anthropic URL MODEL keyed|keyless\n"
 	"start reads the key (the value of --key-var, or the router's token) on stdin, starts the broker\n"
 	"(and the router behind it with --translate), and prints session=ID, network=, url= and token=\n"
-	"lines; a guardian ends the session when the runner (RUNNER-PID) dies. docs/broker.md.\n";
+	"lines (and router=, the router's container); a guardian ends the session when the runner\n"
+	"(RUNNER-PID) dies. docs/broker.md.\n";
 
 #define GW_SECRET_MOUNT "/run/cli-sandbox-gateway/env"
 
@@ -109,8 +112,10 @@ static int parse(struct session *s, int argc, char **argv)
 	}
 	if (s->keep)
 		s->id = s->keep; /* names: cli-sandbox-broker-NAME */
-	if (s->keep && (s->translate || s->nfirst || !s->record))
-		return ctl_usage("session start: --keep needs --record FILE, and takes no --translate (up's router goes by --router-token) and no --first");
+	if (s->keep && (s->nfirst || !s->record))
+		return ctl_usage("session start: --keep needs --record FILE, and takes no --first");
+	if (s->translate && s->router_token)
+		return ctl_usage("session start: --translate starts the router whose token the broker holds: drop --router-token");
 	if (!s->engine || !s->id || !s->broker_image || !s->api || (!s->translate && !s->upstream) ||
 	    (s->translate && (!s->gw_image || !s->gw_upstream || !s->up_api || !s->model)))
 		return ctl_usage("session start: --engine, --id, --broker-image, --api and --upstream (or --translate's four) are needed: see cli-sandbox-ctl session --help");
@@ -150,8 +155,9 @@ static void names(struct session *s)
 	snprintf(s->kb_ct, sizeof(s->kb_ct), s->keep ? "cli-sandbox-broker-%s" : "cli-sandbox-broker-run-%s", s->id);
 	/* up's broker has a network of its own name: a run that does not join it makes its own */
 	snprintf(s->kb_net, sizeof(s->kb_net), "%s", s->keep ? s->kb_ct : env_or("CLI_SANDBOX_BROKER_NETWORK", s->kb_ct));
-	snprintf(s->gw_ct, sizeof(s->gw_ct), "cli-sandbox-gw-run-%s", s->id);
-	snprintf(s->gw_net, sizeof(s->gw_net), "%s", env_or("CLI_SANDBOX_GATEWAY_NETWORK", s->gw_ct));
+	/* up's router too: cli-sandbox-gw-NAME, on a network of its own name */
+	snprintf(s->gw_ct, sizeof(s->gw_ct), s->keep ? "cli-sandbox-gw-%s" : "cli-sandbox-gw-run-%s", s->id);
+	snprintf(s->gw_net, sizeof(s->gw_net), "%s", s->keep ? s->gw_ct : env_or("CLI_SANDBOX_GATEWAY_NETWORK", s->gw_ct));
 	if (!s->upnet)
 		s->upnet = env_or("CLI_SANDBOX_BROKER_UPSTREAM_NETWORK", env_or("CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK", ""));
 	if (s->translate) {
@@ -169,6 +175,12 @@ static void names(struct session *s)
 	if (n >= 3 && strncmp(s->upstream + n - 3, "/v1", 3) == 0)
 		n -= 3, snprintf(s->suffix, sizeof(s->suffix), "/v1");
 	snprintf(s->up, sizeof(s->up), "%.*s", (int)n, s->upstream);
+}
+
+/* The router's subnet: up's has its own knob, as up's broker has (a run's router may run beside it). */
+static const char *gw_subnet_var(const struct session *s)
+{
+	return s->keep ? "CLI_SANDBOX_GATEWAY_UP_SUBNET" : "CLI_SANDBOX_GATEWAY_SUBNET";
 }
 
 static void net_create_cmd(struct engine_cmd *c, const char *engine, const char *subnet_var, const char *net)
@@ -243,7 +255,7 @@ static int dry_run(struct session *s)
 			snprintf(s->base, sizeof(s->base), "/dev/shm");
 		snprintf(s->secrets, sizeof(s->secrets), "%s/cli-sandbox-gateway.RANDOM", s->base);
 		puts("# the translator behind the key broker (claude-code-router; it holds the key, the broker its token):");
-		net_create_cmd(&c, s->engine, "CLI_SANDBOX_GATEWAY_SUBNET", s->gw_net);
+		net_create_cmd(&c, s->engine, gw_subnet_var(s), s->gw_net);
 		engine_cmd_print(&c);
 		if (gw_run_cmd(&c, s, words1, mem, pids, cfg, vol, sizeof(cfg)) != 0)
 			return CTL_EXIT_USAGE;
@@ -381,10 +393,10 @@ static int start_router(struct session *s, char *words)
 
 	if (!random_hex(s->gw_token, 16))
 		return ctl_usage("cannot read 16 random bytes from /dev/urandom for the gateway's token");
-	net_create_cmd(&c, s->engine, "CLI_SANDBOX_GATEWAY_SUBNET", s->gw_net);
+	net_create_cmd(&c, s->engine, gw_subnet_var(s), s->gw_net);
 	if (engine_cmd_run(&c, out, sizeof(out)) != 0)
-		return ctl_usage("cannot create the gateway's network %s: %s; remove a leftover with '%s network rm %s' or choose another CLI_SANDBOX_GATEWAY_SUBNET",
-				 s->gw_net, engine_last_line(out), s->engine, s->gw_net);
+		return ctl_usage("cannot create the gateway's network %s: %s; remove a leftover with '%s network rm %s' or choose another %s",
+				 s->gw_net, engine_last_line(out), s->engine, s->gw_net, gw_subnet_var(s));
 	session_note(s->priv, "network", s->gw_net);
 	if (gw_secrets_write(s) != 0 || gw_run_cmd(&c, s, words, mem, pids, cfg, vol, sizeof(cfg)) != 0)
 		return CTL_EXIT_USAGE;
@@ -483,7 +495,7 @@ static int read_key(struct session *s)
 	return 0;
 }
 
-static int start(struct session *s)
+static int start_body(struct session *s)
 {
 	static char words1[4096], words2[4096];
 	int rc;
@@ -541,11 +553,16 @@ static int start(struct session *s)
 	snprintf(url, sizeof(url), "http://%s:%d%s", s->ip, BROKER_PORT, s->suffix);
 	session_note(s->priv, "url", url);
 	session_note(s->priv, "broker_network", s->kb_net);
+	if (s->translate) {
+		/* ping's direct check runs in the router's container; status and doctor read it */
+		session_note(s->priv, "router", s->gw_ct);
+		session_note(s->priv, "router_ip", s->gw_ip);
+	}
 	if (s->keep) {
 		/* what a run must share to join this broker (session join) */
 		session_note(s->priv, "api", s->api);
 		session_note(s->priv, "form", s->key_form);
-		session_note(s->priv, "mode", s->router_token ? "translate" : "direct");
+		session_note(s->priv, "mode", s->translate || s->router_token ? "translate" : "direct");
 		session_note(s->priv, "models", s->models);
 		if (session_record_write(s->record, s->priv) != 0) {
 			session_end(s->priv, NULL, 0, false);
@@ -555,8 +572,41 @@ static int start(struct session *s)
 	printf("session=%s\nnetwork=%s\nurl=%s\n", s->priv, s->kb_net, url);
 	if (!s->keep)
 		printf("token=%s\n", s->token);
+	if (s->translate)
+		printf("router=%s\n", s->gw_ct);
 	explicit_bzero(s->token, sizeof(s->token));
 	return 0;
+}
+
+/* up's start (--keep) has no guardian: a Ctrl-C, TERM or HUP while it runs is held until it has
+ * finished (the engine commands it runs hold it too: they inherit the mask), then what it made
+ * is ended and its record removed, so that an interrupted 'up' leaves nothing running. */
+static int start(struct session *s)
+{
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	sigset_t stop, pending;
+	int rc;
+
+	if (!s->keep)
+		return start_body(s);
+	sigemptyset(&stop);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&stop, sigs[i]);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
+	rc = start_body(s);
+	sigemptyset(&pending);
+	sigpending(&pending);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigismember(&pending, sigs[i])) {
+			if (rc == 0) {
+				session_end(s->priv, NULL, 0, false);
+				unlink(s->record);
+			}
+			fprintf(stderr, "cli-sandbox-ctl: error: 'up' was interrupted, and what it had started is removed: run it again to keep the key broker up\n");
+			return 128 + sigs[i];
+		}
+	sigprocmask(SIG_UNBLOCK, &stop, NULL);
+	return rc;
 }
 
 int cmd_session(int argc, char **argv)

@@ -16,6 +16,7 @@
 #include "hostctl/images.h"
 #include "hostctl/plan.h"
 #include "hostctl/reach.h"
+#include "hostctl/session.h"
 
 static const char help[] =
 	"Usage: cli-sandbox-ctl status [--endpoint NAME] [--cli CLI] [--keys-in] [--json]\n"
@@ -46,24 +47,17 @@ static void broker_image(char *out, size_t len)
 	image_broker(engine_image(), getenv("CLI_SANDBOX_BROKER_IMAGE"), out, len);
 }
 
-/* An `up` gateway's record: its container's name ("" without a record). */
+/* The router 'up' keeps behind its broker (session.h; its record CLI_SANDBOX_HOME/broker/NAME):
+ * its container's name, "?" for a stale record, "" when none runs for 'up'. */
 static void up_record(const char *endpoint, char *container, size_t len)
 {
-	char path[4096], rel[EP_NAME_MAX + 16], line[256];
+	char path[4096], rel[EP_NAME_MAX + 16], ip[64];
 	struct cs_error err;
-	FILE *f;
 
 	container[0] = '\0';
-	snprintf(rel, sizeof(rel), "gateway/%s", endpoint);
-	if (home_file(rel, path, sizeof(path), &err) != 0 || !(f = fopen(path, "re")))
-		return;
-	snprintf(container, len, "?");  /* a record, whatever it holds */
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, "container=", 10) == 0) {
-			line[strcspn(line, "\r\n")] = '\0';
-			snprintf(container, len, "%s", line + 10);
-		}
-	fclose(f);
+	snprintf(rel, sizeof(rel), "broker/%s", endpoint);
+	if (home_file(rel, path, sizeof(path), &err) == 0 && session_up_router(path, container, len, ip, sizeof(ip)) == 2)
+		snprintf(container, len, "?");
 }
 
 static int pick(const char *name, struct endpoint *ep, struct cs_error *err)

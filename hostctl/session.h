@@ -30,6 +30,11 @@ int session_end(const char *priv, char *const extra[], int nextra, bool with_rec
 void session_guard(const char *priv, int runner_pid);
 /* up's record FILE (0600): names the kept session PRIV. */
 int session_record_write(const char *record, const char *priv);
+/* The router 'up' keeps behind its broker, from up's record FILE: its container
+ * and its address on the router's network, as the session noted them.  -1: no
+ * record; 0: a kept session that translates nothing (no router); 1: ct and ip
+ * set; 2: a record whose session is gone (stale: 'down' removes it). */
+int session_up_router(const char *record, char *ct, size_t clen, char *ip, size_t ilen);
 /* session join and session down (cli-sandbox-ctl session --help): exit statuses. */
 int session_join(int argc, char **argv);
 int session_down(const char *record);

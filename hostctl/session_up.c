@@ -54,6 +54,21 @@ static bool file_value(const char *file, const char *key, char *out, size_t len)
 	return true;
 }
 
+int session_up_router(const char *record, char *ct, size_t clen, char *ip, size_t ilen)
+{
+	char up[4300], path[4400];
+
+	ct[0] = ip[0] = '\0';
+	if (!file_value(record, "session", up, sizeof(up)))
+		return -1;
+	snprintf(path, sizeof(path), "%s/session", up);
+	if (!session_id_ok(up) || !file_value(path, "engine", ct, clen))
+		return 2;
+	file_value(path, "router", ct, clen);
+	file_value(path, "router_ip", ip, ilen);
+	return ct[0] ? 1 : 0;
+}
+
 /* A run against the broker 'up' keeps (its record: FILE's session= line): a session of the
  * run's own beside it that holds only its token (and the names of its sandbox's containers,
  * for the guardian).  Exit 3, saying nothing, when there is no such broker, it does not run, or
@@ -112,8 +127,11 @@ int session_join(int argc, char **argv)
 	engine_cmd_add(&c, "inspect", "-f", "{{.State.Running}}", ct, (char *)NULL);
 	if (spawn_capture(c.argv, out, sizeof(out), 30000) != 0 || strcmp(out, "true") != 0)
 		return 3;
+	file_value(path, "router", ct, sizeof(ct));
 	if (dry) {
 		printf("session=%s\nnetwork=%s\nurl=%s\n", up, net, url);
+		if (*ct)
+			printf("router=%s\n", ct);
 		return 0;
 	}
 	snprintf(priv, sizeof(priv), "%.*s/cli-sandbox-session.XXXXXX", (int)(strrchr(up, '/') - up), up);
@@ -130,6 +148,8 @@ int session_join(int argc, char **argv)
 	session_note(priv, "token", hash);
 	session_guard(priv, atoi(id));
 	printf("session=%s\nnetwork=%s\nurl=%s\ntoken=%s\n", priv, net, url, token);
+	if (*ct)
+		printf("router=%s\n", ct);
 	explicit_bzero(token, sizeof(token));
 	return 0;
 }

@@ -14,7 +14,7 @@
 # a second internal network the sandbox is not on: sandbox -> broker -> router -> upstream.
 # --keys-in alone puts the key into the sandbox (today's direct path), with a warning.
 
-KB=false KB_MODE='' KB_KEYVAR='' KB_API='' KB_FORM='' KB_TOKVARS='' KB_MODELS=''
+KB=false KB_ROUTER='' KB_MODE='' KB_KEYVAR='' KB_API='' KB_FORM='' KB_TOKVARS='' KB_MODELS=''
 KB_CT='' KB_NET='' KB_SESSION='' KB_URL='' KB_TOKEN='' KB_MADE=false kb_image=${CLI_SANDBOX_BROKER_IMAGE:-}
 
 # kb_image_name: the broker's image next to $image: REPOSITORY-broker:TAG (what image/build.sh
@@ -65,18 +65,15 @@ kb_names() {
 }
 
 # kb_start ARG...: cli-sandbox-ctl session start ARG... for the plan (docs/broker.md, "In a
-# run"): the broker, and when the plan translates the router behind it, unless 'up' left one
-# running for this endpoint (gw_state). The key goes on its stdin from printf, a builtin: it
-# reaches no command line. A dry run prints the commands; else kb_read reads its lines.
+# run"): the broker, and when the plan translates the router behind it. The key goes on its
+# stdin from printf, a builtin: it reaches no command line. A dry run prints the commands; else
+# kb_read reads its lines.
 kb_start() {
 	kb_image_name; ctl_find
 	set -- session start --engine "$engine" --broker-image "$kb_image" --api "$KB_API" \
 		--models "$KB_MODELS" --key-form "$KB_FORM" "$@"
 	VAL=''
-	if [ "$KB_MODE" = translate ] && gw_state "$endpoint"; then
-		set -- "$@" --upstream "http://$GW_IP:$GW_PORT" --upstream-network "$GW_NET" --router-token
-		VAL=$TOKEN
-	elif [ "$KB_MODE" = translate ]; then
+	if [ "$KB_MODE" = translate ]; then
 		gw_image_name
 		gw_host_url "$EP_URL" || die "$ERR"
 		set -- "$@" --translate --gateway-image "$gw_image" --gateway-upstream "$HOST_URL" --upstream-api "$UP_API" --model "$EP_MODEL"
@@ -106,11 +103,12 @@ kb_start() {
 # kb_read: read session start's or join's lines in _out (as the plan's are read: a case per
 # key, no eval); exit with its status when it failed (it said why, and removed what it made).
 kb_read() {
-	KB_SESSION='' KB_URL='' KB_TOKEN=''
+	KB_SESSION='' KB_URL='' KB_TOKEN='' KB_ROUTER=''
 	while IFS= read -r _l; do
 		_v=${_l#*=}
 		case ${_l%%=*} in
 		session) KB_SESSION=$_v ;;
+		router) KB_ROUTER=$_v ;;
 		network) KB_NET=$_v ;;
 		url) KB_URL=$_v ;;
 		token) KB_TOKEN=$_v ;;
@@ -159,27 +157,38 @@ keys_session() {
 	for _v in $KB_TOKVARS; do export "$_v=$KB_TOKEN"; done
 }
 
-# keys_up NAME: 'up' keeps one broker for endpoint NAME (issue 32, item 3), for the plan of
-# claude (as the router 'up' keeps): behind that router when the plan translates. It holds the
-# key; it has no token until a run adds its own (session join), which the run's end revokes.
-# Its record, $conf/broker/NAME, names its session (no key, no token).
+# keys_up NAME: 'up' keeps, for endpoint NAME and claude's plan, the key broker and, when the
+# plan translates, the router behind it: one session (session start --keep; issue 32, item 3).
+# The broker holds the key (or the router's token); it has no token until a run adds its own
+# (session join), which the run's end revokes. Its record, $conf/broker/NAME, names its session
+# (no key, no token). A path with no key of the person's and no translation needs nothing kept.
 keys_up() {
-	plan_backend claude "$1" false
-	case $ROUTE in broker | translator) ;; *) return 0 ;; esac  # no key of yours on the path: no broker
+	plan_backend claude "$1"
+	case $ROUTE in broker | translator) ;; *) echo "nothing to keep up for '$1': claude reaches it directly, with no key of yours on the path"; return 0 ;; esac
+	models_check_installed
 	kb_names; ctl_find
 	if "$CTL" session join --record "$conf/broker/$1" --dry-run --api "$KB_API" --key-form "$KB_FORM" --mode "$KB_MODE" --models "$KB_MODELS" >/dev/null; then
 		echo "the key broker for '$1' is already running (cli-sandbox-broker-$1)"
 		return 0
 	fi
 	"$CTL" session down --record "$conf/broker/$1"  # a stale one
+	# A signal waits for session start, which then removes what it had made (it has no guardian).
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 	kb_start --keep "$1" --record "$conf/broker/$1"
-	echo "the key broker for '$1' is up at $KB_URL (cli-sandbox-broker-$1, network $KB_NET); each run gets a token of its own; stop it with 'cli-sandbox down'"
+	echo "the key broker for '$1' is up at $KB_URL (cli-sandbox-broker-$1, network $KB_NET)${KB_ROUTER:+, the translator $KB_ROUTER behind it}; each run gets a token of its own; stop it with 'cli-sandbox down'"
 }
 
-# keys_down NAME: end the broker 'up' keeps for NAME (its container, network and directory).
+# keys_down NAME: end what 'up' keeps for NAME (the broker, the router, their networks and
+# directories).
 keys_down() {
 	ctl_find
-	"$CTL" session down --record "$conf/broker/$1" && echo "the key broker for '$1' is stopped"
+	"$CTL" session down --record "$conf/broker/$1"
+	case $? in
+	0) echo "the key broker for '$1' is stopped, and the translator behind it if any" ;;
+	3) echo "nothing was up for '$1'" ;;
+	esac
 	return 0
 }
 

@@ -33,17 +33,16 @@ ping_sandbox() {
 	"$engine" "$@" 2>&1 </dev/null | ctl_exec ping-report --lines "$_check"
 }
 
-# ping_upstream: the translator's upstream, checked from the router's container, where the key
-# is (up's router, else this ping's session's). The key is in the router's environment only (its
+# ping_upstream: the translator's upstream, checked from the router's container (up's, or this
+# ping's session's: KB_ROUTER), where the key is. The key is in the router's environment only (its
 # secrets file is gone once it answers), not in the container's: a shell in it copies the
 # variable from the router's (PID 1, the same uid) into the check's, so that no value is in an
 # argument here or there.
 ping_upstream() {
-	gw_state "$endpoint" || GW_CT=cli-sandbox-gw-run-$$
 	_api=$UP_API
 	[ "$EP_TYPE" != ollama ] || _api=ollama
 	eng exec -i -e "PING_URL=$HOST_URL" -e "PING_API=$_api" -e PING_CHECK=direct -e PING_TOOLS=0 \
-		-e "PING_MODEL=$EP_MODEL" -e PING_KEY_VAR=CLI_SANDBOX_UPSTREAM_KEY "$GW_CT" \
+		-e "PING_MODEL=$EP_MODEL" -e PING_KEY_VAR=CLI_SANDBOX_UPSTREAM_KEY "$KB_ROUTER" \
 		sh -c 'CLI_SANDBOX_UPSTREAM_KEY=$(tr "\0" "\n" </proc/1/environ | sed -n "s/^CLI_SANDBOX_UPSTREAM_KEY=//p")
 			export CLI_SANDBOX_UPSTREAM_KEY; exec node --input-type=module -' <"$libdir/ping.mjs" 2>&1 | grep '^{' ||
 		echo '{"check":"direct","ok":false,"error":"the gateway container did not run the check"}'
@@ -96,7 +95,7 @@ ping_main() {
 	[ -n "$engine" ] || die "neither docker nor podman is installed: install one of them"
 	# The run's own plan: keys out through the key broker unless --keys-in (--keep-keys-out,
 	# the default, changes nothing here either).
-	plan_backend "$cli" "$endpoint" false
+	plan_backend "$cli" "$endpoint"
 	[ "$PLAN" != legacy ] || die "endpoint '$endpoint' has no type: re-add it with 'cli-sandbox endpoints add $endpoint $EP_URLQ' (it is probed) to ping it"
 	models_check_installed
 	_pong='' KB=false

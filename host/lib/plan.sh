@@ -32,7 +32,6 @@
 #   WS_WRITABLE yes | no, WS_HOW   may the sandbox user write the workspace, and how that was told
 #   WS_PATH WS_ERR   the workspace's canonical path, or the refusal of it
 #   GIT_NAME GIT_EMAIL   git's user for the sandbox's commits (run and shell)
-#   MEM_DIRS   of XDG_RUNTIME_DIR and /dev/shm, those on memory, a line each
 #   engine ENGINE_WHY | ENGINE_ERR   the engine chosen and why, or the line naming both engines
 #   SB_UID SB_GID STATE_HOST STATE_FOR_SB OWN_NOTE   who the sandbox user is (docs/host-script.md,
 #              "Who owns what"); ID_ARGS its engine words, a line each
@@ -72,7 +71,7 @@ ctl_read() {
 		cli_arg) PLAN_ARGS=$PLAN_ARGS$_v$NL ;;
 		reason) _reason=$_v ;;
 		fix) _fix=$_v ;;
-		cli | endpoint | upstream | key_in_sandbox | cli_logins | not_memory_dir | gid | home_path) ;;  # (cli_logins: credentials' own)
+		cli | endpoint | upstream | key_in_sandbox | cli_logins | gid | home_path) ;;  # (cli_logins: credentials' own)
 		clis) CTL_CLIS=$_v ;;
 		cli_dir) CLI_DIR=$_v ;;
 		cli_var) CLI_VAR=$_v ;;
@@ -108,7 +107,6 @@ ctl_read() {
 		sock) SOCK=$_v ;;
 		sock_gid) SOCK_GID=$_v ;;
 		sock_error) SOCK_ERR=$_v ;;
-		memory_dir) MEM_DIRS=$MEM_DIRS$_v$NL ;;
 		arg_cmd) cmd=$_v ;;
 		arg_used) ARGS_USED=$_v ;;
 		arg_cli) cli=$_v ;;
@@ -196,10 +194,10 @@ plan_load() {
 	plan_check
 }
 
-# plan_backend CLI NAME KEEP_OUT: the plan of CLI against endpoint NAME (KEEP_OUT true: through
-# the translator, ping's and up's --keep-keys-out), for doctor, ping and up.
+# plan_backend CLI NAME: the plan of CLI against endpoint NAME, as a run of it would have it,
+# for ping and up.
 plan_backend() {
 	_pc=$cli cli=$1
-	if [ "$3" = true ]; then plan_load --endpoint "$2" --translator; else plan_load --endpoint "$2"; fi
+	plan_load --endpoint "$2"
 	cli=$_pc
 }

@@ -24,7 +24,8 @@
 #   - --keys-in: the key inside (shell's printenv), one warning line on stderr;
 #   - --dry-run: the broker's engine command, RUN-TOKEN as the token, no key, no token.
 # Networks (this test's, all --internal): upstream 198.51.100.192/29 (mocks .194 .195), the
-# sandbox's 198.51.100.200/29, the router's 198.51.100.184/29, up's broker's 198.51.100.176/29.
+# sandbox's 198.51.100.200/29, the router's 198.51.100.184/29, up's broker's 198.51.100.176/29,
+# up's router's 198.51.100.208/29.
 # usage: sh tests/broker/run.sh   (root; takes the engine lock itself; images in podman's
 #   storage: localhost/cli-sandbox:latest's :claude and :codex, -broker:latest, -gateway:latest)
 # shellcheck disable=SC2086,SC2016,SC1091,SC2034 # word lists split on purpose; $VARS for inner shells
@@ -57,7 +58,7 @@ cleanup() {
 		"$E" rm -f "$c" >/dev/null 2>&1
 	done
 	for c in cli-sandbox-broker-kb-chat cli-sandbox-gw-kb-chat; do "$E" rm -f "$c" >/dev/null 2>&1; done
-	for n in "$SBNET" "$BACKNET" "$UPNET" cli-sandbox-broker-kb-chat; do "$E" network rm "$n" >/dev/null 2>&1; done
+	for n in "$SBNET" "$BACKNET" "$UPNET" cli-sandbox-broker-kb-chat cli-sandbox-gw-kb-chat; do "$E" network rm "$n" >/dev/null 2>&1; done
 	[ "$ENGINE" != docker ] || dockerd_stop
 	case ${XDG_RUNTIME_DIR:-} in /dev/shm/cs-kbrun.*) rm -rf "$XDG_RUNTIME_DIR" ;; esac
 	[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
@@ -84,6 +85,7 @@ export CLI_SANDBOX_ENGINE_ARGS=$LIMITS
 export CLI_SANDBOX_BROKER_NETWORK=$SBNET CLI_SANDBOX_BROKER_SUBNET=198.51.100.200/29 CLI_SANDBOX_BROKER_UP_SUBNET=198.51.100.176/29
 export CLI_SANDBOX_BROKER_UPSTREAM_NETWORK=$UPNET CLI_SANDBOX_GATEWAY_UPSTREAM_NETWORK=$UPNET
 export CLI_SANDBOX_GATEWAY_NETWORK=$BACKNET CLI_SANDBOX_GATEWAY_SUBNET=198.51.100.184/29
+export CLI_SANDBOX_GATEWAY_UP_SUBNET=198.51.100.208/29
 XDG_RUNTIME_DIR=$(mktemp -d /dev/shm/cs-kbrun.XXXXXX) && export XDG_RUNTIME_DIR
 HOME=$WORK/home && mkdir -p "$HOME" && export HOME
 unset ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN OPENAI_API_KEY CODEX_API_KEY GEMINI_API_KEY
@@ -241,9 +243,10 @@ te "$ENGINE, translate: no router left" '[ -z "$("$E" ps -aq --filter label=io.c
 # router's token (the up record's) never reaches a sandbox.
 (timeout 120 $CS --endpoint kb-chat up >"$WORK/up.out" 2>&1)
 rc=$?
-te "$ENGINE, up: the router for kb-chat is up" '[ $rc = 0 ] && "$E" ps --format "{{.Names}}" | grep -qx cli-sandbox-gw-kb-chat'
+te "$ENGINE, up: the router for kb-chat is up, on a network of its own" '[ $rc = 0 ] && "$E" ps --format "{{.Names}}" | grep -qx cli-sandbox-gw-kb-chat && "$E" network inspect cli-sandbox-gw-kb-chat >/dev/null 2>&1'
 te "$ENGINE, up: ... and its key broker, on a network of its own" '"$E" ps --format "{{.Names}}" | grep -qx cli-sandbox-broker-kb-chat && "$E" network inspect cli-sandbox-broker-kb-chat >/dev/null 2>&1'
-uptoken=$(sed -n 's/^token=//p' "$CLI_SANDBOX_HOME/gateway/kb-chat" 2>/dev/null)
+# the router's own token, which up's broker holds as its key: from the router's process (root here)
+uptoken=$("$E" exec cli-sandbox-gw-kb-chat sh -c 'tr "\0" "\n" </proc/1/environ | sed -n "s/^CLI_SANDBOX_GATEWAY_TOKEN=//p"' 2>/dev/null)
 ANET=cli-sandbox-broker-kb-chat
 agent up kb-chat claude -p "run the command"
 token1=$token
@@ -255,7 +258,7 @@ te "$ENGINE, up: the router's own token is in no sandbox environment" '[ -n "$up
 te "$ENGINE, up: the router still runs after the runs" '"$E" ps --format "{{.Names}}" | grep -qx cli-sandbox-gw-kb-chat'
 $CS --endpoint kb-chat down >/dev/null 2>&1
 te "$ENGINE, down: the router, the broker and their networks removed, the broker's directory too" \
-	'! "$E" ps -a --format "{{.Names}}" | grep -qx -e cli-sandbox-gw-kb-chat -e cli-sandbox-broker-kb-chat && no_net "$BACKNET" && no_net cli-sandbox-broker-kb-chat && [ -z "$(ls -A "$XDG_RUNTIME_DIR")" ]'
+	'! "$E" ps -a --format "{{.Names}}" | grep -qx -e cli-sandbox-gw-kb-chat -e cli-sandbox-broker-kb-chat && no_net cli-sandbox-gw-kb-chat && no_net cli-sandbox-broker-kb-chat && [ -z "$(ls -A "$XDG_RUNTIME_DIR")" ]'
 
 # codex with --managed URL, its key exported as a person does (podman: its own image is there)
 if [ "$ENGINE" = podman ] && podman image exists "$BASEIMG:codex"; then

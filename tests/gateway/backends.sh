@@ -45,11 +45,11 @@ chmod 755 "$WORK"
 
 cleanup() {
 	# one at a time: podman refuses a whole list when one name is missing
-	for c in "$MOCK" "$OLL" "$ANT" "$OLC" "$OLR" "$PEER" cli-sandbox-gw-oll $(podman ps -aq --filter "network=$SBNET" 2>/dev/null) \
+	for c in "$MOCK" "$OLL" "$ANT" "$OLC" "$OLR" "$PEER" cli-sandbox-gw-oll cli-sandbox-broker-oll $(podman ps -aq --filter "network=$SBNET" 2>/dev/null) \
 		$(podman ps -aq --filter "network=$BRNET" 2>/dev/null); do
 		podman rm -f "$c" >/dev/null 2>&1
 	done
-	for n in "$BRNET" "$SBNET" "$UPNET"; do podman network rm "$n" >/dev/null 2>&1; done
+	for n in cli-sandbox-broker-oll cli-sandbox-gw-oll "$BRNET" "$SBNET" "$UPNET"; do podman network rm "$n" >/dev/null 2>&1; done
 	[ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -70,6 +70,9 @@ export CLI_SANDBOX_GATEWAY_SUBNET=${GWTEST_SB_SUBNET:-198.51.100.64/27}
 # The key broker's network, the sandbox's own (issue 32: keys out by default): the router, where
 # one translates, is on SBNET behind the broker, which the sandbox is not on.
 export CLI_SANDBOX_BROKER_NETWORK=$BRNET CLI_SANDBOX_BROKER_SUBNET=${GWTEST_BR_SUBNET:-198.51.100.48/28}
+# What 'up' keeps, on networks of their own names: the router, and the broker in front of it.
+export CLI_SANDBOX_GATEWAY_UP_SUBNET=${GWTEST_GWUP_SUBNET:-198.51.100.32/29}
+export CLI_SANDBOX_BROKER_UP_SUBNET=${GWTEST_BRUP_SUBNET:-198.51.100.40/29}
 # the upstream's network address + N
 up_ip() { _a=${UPSUB%/*}; echo "${_a%.*}.$((${_a##*.} + $1))"; }
 IP_MOCK=$(up_ip 2) IP_OLL=$(up_ip 3) IP_ANT=$(up_ip 4) IP_OLC=$(up_ip 5) IP_OLR=$(up_ip 6)
@@ -260,19 +263,19 @@ sed 's/^/#   /' "$WORK/ping-key.out" "$WORK/ping-ant.out"
 t "status --json before up: the gateway is not running" grep -q '"running":false' "$WORK/st1.out"
 (cd "$WORK" && timeout 120 $CS --endpoint oll up >"$WORK/up.out" 2>&1)
 rc=$?
-te "up starts a long-lived gateway" '[ $rc -eq 0 ] && podman ps --format '\''{{.Names}}'\'' | grep -qx cli-sandbox-gw-oll'
+te "up starts a long-lived gateway, and the key broker in front of it" '[ $rc -eq 0 ] && podman ps --format '\''{{.Names}}'\'' | grep -qx cli-sandbox-gw-oll && podman ps --format '\''{{.Names}}'\'' | grep -qx cli-sandbox-broker-oll'
 (cd "$WORK" && $CS --endpoint oll status --json >"$WORK/st2.out" 2>/dev/null)
 t "status --json after up: the gateway is running" grep -q '"running":true' "$WORK/st2.out"
 (cd "$WORK" && timeout 180 $CS --endpoint oll ping --cli claude >"$WORK/ping3.out" 2>&1)
-te "ping uses the gateway that up started" 'grep -q '\''^READY'\'' "$WORK/ping3.out" && [ "$(leftovers)" = 0 ]'
-# A peer on the sandbox's network that answers, but that the firewall does not allow: ping
-# through the CLI's firewall to it is NOT OK, with the firewall's refusal; the same peer
-# answers a container without the firewall.
-podman run -d --name "$PEER" $LIMITS --network "$SBNET" -v "$HERE:/gw:ro" "$PYIMAGE" python3 /gw/mock_gateway.py \
+te "ping uses what up started (it joins up's broker, behind which up's router runs)" 'grep -q '\''^READY (claude via translator to oll)'\'' "$WORK/ping3.out" && [ "$(leftovers)" = 0 ]'
+# A peer on the sandbox's network (up's broker's, which ping's sandbox joins) that answers, but
+# that the firewall does not allow: ping through the CLI's firewall to it is NOT OK, with the
+# firewall's refusal; the same peer answers a container without the firewall.
+podman run -d --name "$PEER" $LIMITS --network cli-sandbox-broker-oll -v "$HERE:/gw:ro" "$PYIMAGE" python3 /gw/mock_gateway.py \
 	--listen 0.0.0.0 --port 3456 --max-seconds 300 >/dev/null
-peerip=$(podman inspect -f "{{(index .NetworkSettings.Networks \"$SBNET\").IPAddress}}" "$PEER")
+peerip=$(podman inspect -f "{{(index .NetworkSettings.Networks \"cli-sandbox-broker-oll\").IPAddress}}" "$PEER")
 sleep 1
-answer=$(podman run --rm $LIMITS --network "$SBNET" "$PYIMAGE" python3 -c 'import sys, urllib.request; print(urllib.request.urlopen("http://%s:3456/health" % sys.argv[1], timeout=10).status)' "$peerip" 2>&1)
+answer=$(podman run --rm $LIMITS --network cli-sandbox-broker-oll "$PYIMAGE" python3 -c 'import sys, urllib.request; print(urllib.request.urlopen("http://%s:3456/health" % sys.argv[1], timeout=10).status)' "$peerip" 2>&1)
 t "the peer answers a container without the firewall" [ "$answer" = 200 ]
 (cd "$WORK" && CLI_SANDBOX_PING_TARGET=http://$peerip:3456 timeout 180 $CS --endpoint oll ping --cli claude >"$WORK/ping4.out" 2>&1)
 rc=$?
@@ -280,6 +283,6 @@ te "ping where the firewall does not let the CLI through: NOT OK, non-zero" '[ $
 sed 's/^/#   /' "$WORK/ping4.out"
 podman rm -f "$PEER" >/dev/null 2>&1
 (cd "$WORK" && $CS --endpoint oll down >/dev/null 2>&1)
-te "down stops it and removes its network" '! podman ps -a --format "{{.Names}}" | grep -qx cli-sandbox-gw-oll && ! podman network exists "$SBNET"' 
+te "down stops both and removes their networks" '! podman ps -a --format "{{.Names}}" | grep -qx -e cli-sandbox-gw-oll -e cli-sandbox-broker-oll && ! podman network exists cli-sandbox-gw-oll && ! podman network exists cli-sandbox-broker-oll' 
 sed "s/^/#   /" "$WORK/st1.out" "$WORK/st2.out" "$WORK/ping2.out"
 t_done

@@ -1078,16 +1078,23 @@ t "... in that order, after the endpoint" jq_is '[x["name"] for x in j["checks"]
 CS_KEYS_OUT=1 cs --endpoint gwc doctor
 t "doctor (text) without the gateway's image: FAIL with the build command" \
 	sh -c "grep -q '^FAIL gateway-image: the gateway.s image $GWI is not present' '$T/out' && grep -q 'fix: build it: sh image/build.sh --cli gateway' '$T/out'"
-mkdir -p "$CLI_SANDBOX_HOME/gateway"
-printf 'container=cli-sandbox-gw-gwc\nnetwork=n\nip=198.51.100.170\ntoken=t\n' >"$CLI_SANDBOX_HOME/gateway/gwc"
+# up's record (cli-sandbox-ctl session start --keep, docs/broker.md): it names the kept session,
+# whose file names the router behind the broker and its address.
+mkdir -p "$CLI_SANDBOX_HOME/broker" "$T/cli-sandbox-session-up.t"
+printf 'session=%s\n' "$T/cli-sandbox-session-up.t" >"$CLI_SANDBOX_HOME/broker/gwc"
+printf 'engine=docker\ncontainer=cli-sandbox-gw-gwc\ncontainer=cli-sandbox-broker-gwc\nrouter=cli-sandbox-gw-gwc\nrouter_ip=198.51.100.170\n' >"$T/cli-sandbox-session-up.t/session"
 CS_KEYS_OUT=1 FAKE_RUNNING=true FAKE_IMAGES="localhost/cli-sandbox:latest $GWI $KBI" cs --endpoint gwc doctor --json
 t "doctor --json, an up gateway that runs: ok, its container and address" \
-	jq_is '(c["gateway"]["ok"], c["gateway"]["detail"])' "(True, 'up: cli-sandbox-gw-gwc at 198.51.100.170:3456, which runs use')"
+	jq_is '(c["gateway"]["ok"], c["gateway"]["detail"])' "(True, \"up: cli-sandbox-gw-gwc at 198.51.100.170:3456, behind the key broker 'up' keeps, which runs join\")"
 CS_KEYS_OUT=1 FAKE_RUNNING=false FAKE_IMAGES="localhost/cli-sandbox:latest $GWI $KBI" cs --endpoint gwc doctor --json
 t "doctor --json, an up gateway whose container is gone: a stale record, fix down" \
 	jq_is '(j["ok"], c["gateway"]["ok"], "stale record" in c["gateway"]["detail"], "down" in c["gateway"]["fix"])' "(False, False, True, True)"
-t "... the record left as it was (doctor only reads)" [ -f "$CLI_SANDBOX_HOME/gateway/gwc" ]
-rm -f "$CLI_SANDBOX_HOME/gateway/gwc"
+t "... the record left as it was (doctor only reads)" [ -f "$CLI_SANDBOX_HOME/broker/gwc" ]
+rm -rf "$T/cli-sandbox-session-up.t"
+CS_KEYS_OUT=1 FAKE_RUNNING=true FAKE_IMAGES="localhost/cli-sandbox:latest $GWI $KBI" cs --endpoint gwc doctor --json
+t "doctor --json, up's record whose session is gone (a restart): stale, fix down" \
+	jq_is '(c["gateway"]["ok"], "session is gone" in c["gateway"]["detail"], "down" in c["gateway"]["fix"])' "(False, True, True)"
+rm -f "$CLI_SANDBOX_HOME/broker/gwc"
 cs --endpoint gwc doctor --json codex
 t "doctor --json, codex against Chat Completions only: refused before start, and why" \
 	jq_is '(c["path"]["ok"], "refused before start: codex needs the OpenAI Responses API" in c["path"]["detail"])' "(False, True)"
