@@ -336,7 +336,7 @@ secrets() { _s=0; for f in "$XDG_RUNTIME_DIR"/cli-sandbox-gateway.*; do [ ! -e "
 i=0
 while [ "$(secrets)" = 0 ] && [ $i -lt 600 ] && kill -0 $upid 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
 seen=$(secrets)
-kill -TERM -- -$upid 2>/dev/null
+/bin/kill -TERM -- "-$upid"  # (procps's: dash's kill takes no process group)
 wait $upid
 rc=$?
 te "$ENGINE: up sent TERM while its gateway starts: exit 143, its secrets file removed" \
