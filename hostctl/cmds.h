@@ -31,7 +31,6 @@ int cmd_credentials(int argc, char **argv);
 int cmd_host_address(int argc, char **argv);
 int cmd_usage(int argc, char **argv);
 int cmd_protect(int argc, char **argv);
-int cmd_private_dir(int argc, char **argv);
 
 /* The run's limits as the runner gives them (cmd_limits.c): the options
  * (--pids-limit, --memory, --cpus, --nofile, --tmp-size, in limit_options'

@@ -29,7 +29,6 @@ static const char usage[] =
 	"  host-address ENGINE [NET]   the address at which the engine's containers reach this host\n"
 	"  usage                       cli-sandbox's own --help (the runner's; its CLIs from the table)\n"
 	"  protect --cli CLI [...]     the read-only mounts over what host tools run, for the runner\n"
-	"  private-dir BASE PREFIX     a private directory of an unguessable name, for the runner\n"
 	"Each COMMAND --help says more.  docs/hostctl.md.\n";
 
 static const struct {
@@ -44,7 +43,6 @@ static const struct {
 	{ "ping-report", cmd_ping_report }, { "demo-report", cmd_demo_report },
 	{ "runner", cmd_runner }, { "host-address", cmd_host_address }, { "credentials", cmd_credentials },
 	{ "usage", cmd_usage }, { "protect", cmd_protect },
-	{ "private-dir", cmd_private_dir },
 };
 
 int ctl_dispatch(int argc, char **argv)

@@ -146,18 +146,9 @@ D="a linked worktree whose git directory is outside: its .git file read-only"; t
 D="... and nothing of the outside git directory mounted"; t_ok sh -c '! grep -q "worktrees/wt/config" "$1"' sh "$T/out"
 
 # ---------------------------------------------------------------- random run directories
-# The private directories are the program's (cli-sandbox-ctl private-dir, and protect's and
-# credentials' own): a name taken five times over is tests/hostctl/test_hostctl_protect.c's (its
-# random source held still); here the runner's call, where no name can be made.
-CTL=${CLI_SANDBOX_CTL:-$repo/build/hostctl/cli-sandbox-ctl}
-"$CTL" private-dir "$T/absent" cli-sandbox-x >"$T/out" 2>"$T/err"
-RC=$?
-D="private-dir where no name can be made: exit 2, saying so"
-t_ok sh -c '[ "$1" = 2 ] && grep -q "5 random names tried" "$2" && [ ! -s "$3" ]' sh "$RC" "$T/err" "$T/out"
-"$CTL" private-dir "$T/tmp" cli-sandbox-x >"$T/out" 2>"$T/err"
-D="private-dir: mode 700, named with 16 random hex digits"
-t_ok sh -c 'd=$(cat "$1") && case $d in "$2"/cli-sandbox-x.[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]) ;; *) exit 1 ;; esac &&
-	[ "$(ls -ld "$d" | cut -c1-10)" = drwx------ ] && rmdir "$d"' sh "$T/out" "$T/tmp"
+# The private directories are the program's (protect's and credentials' own, private_dir.h): a
+# name taken five times over is tests/hostctl/test_hostctl_protect.c's (its random source held
+# still); here the runner's, with the old names and the literal new ones taken first.
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && [ -w /dev/shm ]; then
 	# uid 65534 takes the old names (the next PIDs) and the literal new ones first.
 	n=$$
