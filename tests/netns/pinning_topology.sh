@@ -73,3 +73,20 @@ pin_servers() {
 		sleep 0.1
 	done
 }
+
+# pin_wait_answer COMMAND...: until COMMAND (a client's lookup of the allowed name) prints an
+# answer, NOERROR 192..., from the resolver just started (100 tries, 0.1 s apart): a check made
+# before it listens would see "nothing answers" instead of what it is about (under load it takes
+# longer: tests/load/run-under-load.sh). Bails out with the resolver's log when it never does.
+pin_wait_answer() {
+	i=0
+	until "$@" 2>/dev/null | grep -q '^NOERROR 192'; do
+		i=$((i + 1))
+		if [ $i -gt 100 ]; then
+			echo "Bail out! the resolver never answered"
+			t_note <"$DIR/resolver.log"
+			exit 1
+		fi
+		sleep 0.1
+	done
+}

@@ -111,22 +111,9 @@ ok "and no upstream rule names 127.0.0.1" \
 # ---- 1. no resolver: nothing answers on 127.0.0.1:53 ---------------------------
 refused noresolver "nothing answers DNS on 127.0.0.1:53"
 
-# wait_resolver: until the resolver just started answers the allowed name (at most 100 tries,
-# 0.1 s apart): a check made before it listens would see "nothing answers" instead of what it
-# is about (a machine under load took longer than the first check: tests/load/run-under-load.sh).
-wait_resolver() {
-	i=0
-	# shellcheck disable=SC2086 # $NONE is a list of options
-	until ip netns exec "$SBX" setpriv $NONE /usr/bin/python3 "$HERE/pinning_client.py" lookup rotate.test 2>/dev/null | grep -q '^NOERROR 192'; do
-		i=$((i + 1))
-		if [ $i -gt 100 ]; then
-			echo "Bail out! the resolver never answered"
-			t_note <"$DIR/resolver.log"
-			exit 1
-		fi
-		sleep 0.1
-	done
-}
+# wait_resolver: until the resolver just started answers the allowed name (pin_wait_answer).
+# shellcheck disable=SC2086 # $NONE is a list of options
+wait_resolver() { pin_wait_answer ip netns exec "$SBX" setpriv $NONE /usr/bin/python3 "$HERE/pinning_client.py" lookup rotate.test; }
 
 # ---- 2. the resolver sidecar: proven, the command runs -------------------------
 start_resolver
