@@ -9,8 +9,10 @@ it answers.
                              from source port SPORT when given
   race N NAME PORT           N times: look up (UDP and TCP in turn), connect to
                              every address; prints the counts
-  race-cache N NAME PORT CACHEPORT  the same through the stub cache of
-                             pinning_cache.py on 127.0.0.1:CACHEPORT (UDP)
+  race-cache N NAME PORT CACHEPORT [SECONDS]  the same through the stub cache
+                             of pinning_cache.py on 127.0.0.1:CACHEPORT (UDP), going
+                             on past N until SECONDS have passed (a fast machine
+                             ends N lookups before anything could expire)
   race-glibc N NAME PORT     the same through glibc's getaddrinfo (resolv.conf
                              naming 127.0.0.1)
   exfil N ALLOWED            N queries for random subdomains of ALLOWED and of
@@ -92,14 +94,16 @@ def connect(addr, port):
         return "error:" + str(e.errno)
 
 
-def race(n, name, port, cache_port=0):
+def race(n, name, port, cache_port=0, min_seconds=0.0):
     counts = {"connects": 0, "ok": 0, "refused": 0, "timeout": 0, "other": 0, "lookup_failed": 0}
     start = time.monotonic()
-    for i in range(n):
+    i = 0
+    while i < n or time.monotonic() - start < min_seconds:
+        i += 1
         if cache_port:
             rcode, addrs, _ = query(name, port=cache_port)
         else:
-            rcode, addrs, _ = query(name, tcp=bool(i % 2))
+            rcode, addrs, _ = query(name, tcp=bool((i - 1) % 2))
         if rcode != "NOERROR" or not addrs:
             counts["lookup_failed"] += 1
             continue
@@ -107,6 +111,7 @@ def race(n, name, port, cache_port=0):
             counts["connects"] += 1
             r = connect(addr, port)
             counts[r if r in counts else "other"] += 1
+    counts["lookups"] = i
     counts["seconds"] = round(time.monotonic() - start, 2)
     print(" ".join("%s=%s" % kv for kv in counts.items()))
     return 0 if counts["connects"] == counts["ok"] and counts["lookup_failed"] == 0 else 1
@@ -181,7 +186,7 @@ def main():
     if cmd == "race":
         return race(int(args[0]), args[1], int(args[2]))
     if cmd == "race-cache":
-        return race(int(args[0]), args[1], int(args[2]), int(args[3]))
+        return race(int(args[0]), args[1], int(args[2]), int(args[3]), float(args[4]) if len(args) > 4 else 0.0)
     if cmd == "race-glibc":
         return race_glibc(int(args[0]), args[1], int(args[2]))
     if cmd == "exfil":
